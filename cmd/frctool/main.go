@@ -1,0 +1,138 @@
+// Command frctool identifies, numbers, annotates and counts Chess960
+// (Fischer random chess) start positions in FEN lines and PGN archives.
+//
+// Run "frctool --help" for the commands, and "frctool COMMAND --help" for
+// each command's flags and an example.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v3"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit statuses, the same for every command.
+const (
+	exitOK      = 0
+	exitFailure = 1 // an input could not be read or written
+	exitUsage   = 2 // the command line itself is wrong
+)
+
+// run is main without the process: it takes the arguments and the three
+// standard streams and returns the exit status, so tests can call it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp()
+	app.Reader, app.Writer, app.ErrWriter = stdin, stdout, stderr
+	err := app.Run(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "frctool: %v\n", ue.err)
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ue.command)
+		return exitUsage
+	case errors.Is(err, errReported):
+		// The details are already on stderr, one line per failed input.
+		return exitFailure
+	default:
+		fmt.Fprintf(stderr, "frctool: %v\n", err)
+		return exitFailure
+	}
+}
+
+// usageError is an error in the command line: exit status 2.
+type usageError struct {
+	err     error
+	command string // "frctool convert", for the hint to --help
+}
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef reports a command-line mistake found by a command's own checks.
+func usagef(cmd *cli.Command, format string, a ...any) error {
+	return usageError{err: fmt.Errorf(format, a...), command: cmd.FullName()}
+}
+
+// errReported means a command has already written its errors to stderr
+// (e.g. one line per unreadable input) and only the exit status is left.
+var errReported = errors.New("errors were reported")
+
+func newApp() *cli.Command {
+	app := &cli.Command{
+		Name:    "frctool",
+		Usage:   "Chess960 start positions: numbers, FENs and PGN archives",
+		Version: version,
+		Description: `frctool numbers Chess960 (Fischer random chess) start positions the way the
+world does (Scharnagl's SP 0..959, standard chess is SP 518) and the way
+ChessBase Fritz 9 did (1..960, standard chess is 359), and applies that to
+FEN lines and PGN archives.
+
+Example:
+   frctool identify 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1'`,
+		EnableShellCompletion: true,
+		Commands:              commands(),
+		// Errors are printed by run, once, with the frctool: prefix.
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usagef(cmd, "unknown command %q", cmd.Args().First())
+			}
+			return cli.ShowRootCommandHelp(cmd)
+		},
+	}
+	setUsageErrors(app)
+	return app
+}
+
+// commands lists frctool's commands in the order --help shows them.
+func commands() []*cli.Command {
+	return []*cli.Command{}
+}
+
+// setUsageErrors makes flag-parsing mistakes of every command usage errors,
+// which exit with status 2 instead of 1.
+func setUsageErrors(cmd *cli.Command) {
+	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
+		return usageError{err: err, command: c.FullName()}
+	}
+	for _, sub := range cmd.Commands {
+		setUsageErrors(sub)
+	}
+}
+
+// exampleHelp appends an "Example" section to a command's description, so
+// that every command's --help shows one.
+func exampleHelp(description string, examples ...string) string {
+	var b strings.Builder
+	b.WriteString(description)
+	b.WriteString("\n\nExample")
+	if len(examples) > 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(":")
+	for _, e := range examples {
+		b.WriteString("\n   ")
+		b.WriteString(e)
+	}
+	return b.String()
+}
