@@ -82,13 +82,22 @@ func ParseRank(s string) (Rank, error) {
 	var r Rank
 	if len(s) != 8 {
 		n := utf8.RuneCountInString(s)
+		if n == 8 {
+			// Eight characters, but not all ASCII: the first non-ASCII one
+			// is an unknown letter, not a length problem.
+			for i, c := range s {
+				if c >= utf8.RuneSelf {
+					return r, &RankError{Input: s, Err: ErrLetter, Detail: fmt.Sprintf("%q on the %c-file", c, 'a'+utf8.RuneCountInString(s[:i]))}
+				}
+			}
+		}
 		return r, &RankError{Input: s, Err: ErrLength, Detail: fmt.Sprintf("got %d", n)}
 	}
 	for i := 0; i < 8; i++ {
 		p := pieceLetter[s[i]]
 		if p == 0 {
 			c, _ := utf8.DecodeRuneInString(s[i:])
-			return r, &RankError{Input: s, Err: ErrLetter, Detail: fmt.Sprintf("%q on the %c-file", c, 'a'+i)}
+			return Rank{}, &RankError{Input: s, Err: ErrLetter, Detail: fmt.Sprintf("%q on the %c-file", c, 'a'+i)}
 		}
 		r[i] = p
 	}
@@ -109,12 +118,12 @@ func (r Rank) Check() error {
 }
 
 func (r Rank) check() *RankError {
-	var n [256]int
+	var n [256]uint8 // bytes, not ints: clearing 256 bytes is most of a conversion's cost
 	for _, p := range r {
 		n[p]++
 	}
 	if n['R'] != 2 || n['N'] != 2 || n['B'] != 2 || n['Q'] != 1 || n['K'] != 1 {
-		if other := 8 - n['R'] - n['N'] - n['B'] - n['Q'] - n['K']; other > 0 {
+		if other := 8 - int(n['R']) - int(n['N']) - int(n['B']) - int(n['Q']) - int(n['K']); other > 0 {
 			return &RankError{Input: r.String(), Err: ErrLetter, Detail: fmt.Sprintf("%d squares hold no back-rank piece", other)}
 		}
 		return &RankError{Input: r.String(), Err: ErrPieces, Detail: pieceCounts(n)}
@@ -150,12 +159,12 @@ func (r Rank) index(piece byte) int {
 	return -1
 }
 
-func pieceCounts(n [256]int) string {
+func pieceCounts(n [256]uint8) string {
 	var parts []string
 	for _, p := range []struct {
 		letter byte
 		name   string
-		want   int
+		want   uint8
 	}{{'R', "rook", 2}, {'N', "knight", 2}, {'B', "bishop", 2}, {'Q', "queen", 1}, {'K', "king", 1}} {
 		if n[p.letter] != p.want {
 			name := p.name
@@ -368,7 +377,7 @@ func init() {
 // n mod 960, so 960 is SP 0 and every other number is unchanged.
 func NormalizeSP(n int) (int, error) {
 	if n < 0 || n > Count {
-		return 0, fmt.Errorf("Scharnagl number %d: %w (0..959, or 960 for 0)", n, ErrRange)
+		return 0, fmt.Errorf("SP %d: %w (Scharnagl numbers are 0..959, or 960 for 0)", n, ErrRange)
 	}
 	return n % Count, nil
 }
