@@ -1,0 +1,228 @@
+package pgn
+
+import (
+	"bytes"
+)
+
+// Game is one game of a PGN stream: its exact bytes and its parsed tags.
+type Game struct {
+	// Raw holds every byte of the game as read, from the first byte after
+	// the previous game to the last byte before the next one: blank lines,
+	// comments and junk between games included.
+	Raw []byte
+	// Index is the game's number in the stream, from 1.
+	Index int
+	// Line is the line number of Raw's first byte, from 1.
+	Line int
+	// Offset is the input offset of Raw's first byte.
+	Offset int64
+	// Tags are the tag pairs of the tag section, in order of appearance.
+	Tags []Tag
+	// Problems found while splitting: unterminated comments and tags,
+	// binary bytes, a missing result. The game is still complete in Raw.
+	Problems []*ParseError
+
+	// Partial is set when the game exceeded Reader.MaxGameSize: Raw holds
+	// only its first part, and the following "games" with Continued set
+	// hold the rest. Such parts are not examined beyond the tags.
+	Partial bool
+	// Continued is set on the second and later parts of a partial game.
+	Continued bool
+
+	file     string
+	movetext int // offset of the movetext in Raw
+}
+
+// Tag is one tag pair, `[Name "Value"]`.
+type Tag struct {
+	Name  []byte
+	Value []byte // with \" and \\ resolved
+	// Start and End delimit the tag pair in Game.Raw, from '[' to after ']'.
+	Start, End int
+	// Line is the tag's line number in the input.
+	Line int
+}
+
+// Tag returns the value of the first tag with the given name.
+func (g *Game) Tag(name string) (value []byte, ok bool) {
+	if i := g.tagIndex(name); i >= 0 {
+		return g.Tags[i].Value, true
+	}
+	return nil, false
+}
+
+// tagIndex returns the index in g.Tags of the first tag named name, or -1.
+func (g *Game) tagIndex(name string) int {
+	for i := range g.Tags {
+		if string(g.Tags[i].Name) == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Movetext returns the bytes after the tag section: the moves, comments,
+// result and whatever follows up to the next game.
+func (g *Game) Movetext() []byte { return g.Raw[g.movetext:] }
+
+// HasTagSection reports whether the game begins with tag pairs. Text with
+// no tags at all (junk before the first game, a bare move list) has none.
+func (g *Game) HasTagSection() bool { return len(g.Tags) > 0 }
+
+// LineEnding returns the game's own line ending: "\r\n" when its first
+// line ends so, "\n" otherwise.
+func (g *Game) LineEnding() string {
+	if i := bytes.IndexByte(g.Raw, '\n'); i > 0 && g.Raw[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// An Edit changes one tag of a game, see Game.AppendEdited.
+type Edit struct {
+	Name  string
+	Value string
+	// Remove deletes every tag named Name instead of setting it.
+	Remove bool
+	// After names the tag after which a new tag is inserted when the game
+	// has no tag named Name; when the game lacks that tag too, or After is
+	// empty, the new tag goes at the end of the tag section.
+	After string
+}
+
+// AppendEdited appends the game's bytes to dst with the edits applied and
+// returns the extended slice. Every byte outside the edited tags is copied
+// unchanged:
+//
+//   - Setting a tag that exists rewrites the value of its first occurrence
+//     in place; later occurrences are left alone.
+//   - Setting a tag that does not exist inserts `[Name "Value"]` on a line
+//     of its own, with the game's line ending, after the After tag's line
+//     or after the last tag's line. Edits inserted at the same place keep
+//     the order they are given in.
+//   - Removing a tag deletes its bytes, and its whole line when nothing
+//     else stands on it.
+//
+// A game without a tag section is appended unchanged.
+func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
+	if len(edits) == 0 || len(g.Tags) == 0 {
+		return append(dst, g.Raw...)
+	}
+	// Work out, for every tag, what happens to it; then copy Raw once,
+	// front to back, applying those decisions. At most a handful of edits
+	// are involved, so plain loops beat any map.
+	var spans [8]span
+	ops := spans[:0]
+	eol := g.LineEnding()
+	for ei := range edits {
+		e := &edits[ei]
+		found := false
+		for ti := range g.Tags {
+			t := &g.Tags[ti]
+			if string(t.Name) != e.Name {
+				continue
+			}
+			if e.Remove {
+				start, end := g.lineOf(t)
+				ops = append(ops, span{start: start, end: end})
+			} else if !found {
+				ops = append(ops, span{start: t.Start, end: t.End, edit: e})
+			}
+			found = true
+			if !e.Remove {
+				break
+			}
+		}
+		if found || e.Remove {
+			continue
+		}
+		at := g.lineEnd(len(g.Tags) - 1)
+		if i := g.tagIndex(e.After); e.After != "" && i >= 0 {
+			at = g.lineEnd(i)
+		}
+		ops = append(ops, span{start: at, end: at, edit: e, insert: true, eol: eol})
+	}
+	sortSpans(ops)
+	pos := 0
+	for _, op := range ops {
+		if op.start < pos {
+			continue // overlaps an earlier removal
+		}
+		dst = append(dst, g.Raw[pos:op.start]...)
+		if op.edit != nil {
+			if op.insert && op.start > 0 && g.Raw[op.start-1] != '\n' {
+				// The tag section's last line has no line ending (the
+				// game ends there): give the new tag a line of its own.
+				dst = append(dst, op.eol...)
+			}
+			dst = appendTag(dst, op.edit.Name, op.edit.Value)
+			if op.insert && (op.start < len(g.Raw) || g.Raw[len(g.Raw)-1] == '\n') {
+				dst = append(dst, op.eol...)
+			}
+		}
+		pos = op.end
+	}
+	return append(dst, g.Raw[pos:]...)
+}
+
+type span struct {
+	start, end int
+	edit       *Edit // nil: delete start..end
+	insert     bool
+	eol        string
+}
+
+// sortSpans orders spans by position, keeping the given order among equal
+// positions (insertion sort: there are only a few).
+func sortSpans(s []span) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].start < s[j-1].start; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// lineEnd returns the offset just after the line ending of the line that
+// holds tag i.
+func (g *Game) lineEnd(i int) int {
+	end := g.Tags[i].End
+	if k := bytes.IndexByte(g.Raw[end:], '\n'); k >= 0 {
+		return end + k + 1
+	}
+	return len(g.Raw)
+}
+
+// lineOf returns the bytes to delete to remove tag t: its whole line when
+// only blanks stand beside it, the tag alone otherwise.
+func (g *Game) lineOf(t *Tag) (start, end int) {
+	start = t.Start
+	for start > 0 && (g.Raw[start-1] == ' ' || g.Raw[start-1] == '\t') {
+		start--
+	}
+	end = t.End
+	for end < len(g.Raw) && (g.Raw[end] == ' ' || g.Raw[end] == '\t' || g.Raw[end] == '\r') {
+		end++
+	}
+	atLineStart := start == 0 || g.Raw[start-1] == '\n'
+	if atLineStart && end < len(g.Raw) && g.Raw[end] == '\n' {
+		return start, end + 1
+	}
+	if atLineStart && end == len(g.Raw) {
+		return start, end
+	}
+	return t.Start, t.End
+}
+
+// appendTag appends `[name "value"]` with the value escaped.
+func appendTag(dst []byte, name, value string) []byte {
+	dst = append(dst, '[')
+	dst = append(dst, name...)
+	dst = append(dst, ' ', '"')
+	for i := 0; i < len(value); i++ {
+		if value[i] == '"' || value[i] == '\\' {
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, value[i])
+	}
+	return append(dst, '"', ']')
+}

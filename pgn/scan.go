@@ -1,0 +1,502 @@
+package pgn
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// The splitter is a small state machine over the bytes of one game. It can
+// stop anywhere for lack of input and resume where it stopped once the
+// Reader has read more, so a game may span any number of reads.
+
+type mode uint8
+
+const (
+	modeStart    mode = iota // before the tag section: blank lines, BOM, % lines
+	modeTags                 // in the tag section, at the start of a line
+	modeMovetext             // in the movetext, outside comments
+	modeBrace                // inside a {...} comment
+)
+
+type tagSpan struct {
+	start, end         int // '[' .. after ']'
+	nameStart, nameEnd int
+	valStart, valEnd   int // into the game's bytes, or into vals when escaped
+	escaped            bool
+	line               int // newlines before the tag within the game
+}
+
+type problem struct {
+	off int // byte offset in the game
+	err error
+}
+
+type scanner struct {
+	pos       int  // next byte to examine, relative to the game's first byte
+	mode      mode // where pos is
+	lines     int  // newlines before pos, counted while in the tag section
+	movetext  int  // offset where the movetext begins; -1 before that
+	braceOpen int  // offset of the '{' of the open comment
+	ctrl      bool // a control byte was already reported for this game
+	tags      []tagSpan
+	vals      []byte
+	problems  []problem
+}
+
+func (s *scanner) reset() {
+	*s = scanner{movetext: -1, tags: s.tags[:0], vals: s.vals[:0], problems: s.problems[:0]}
+}
+
+// next prepares for the game after the one just emitted. After a partial
+// game the next part goes on in the same state, from offset 0.
+func (s *scanner) next(partial bool) {
+	if !partial {
+		s.reset()
+		return
+	}
+	m := s.mode
+	s.reset()
+	s.mode = m
+	if m != modeStart && m != modeTags {
+		s.movetext = 0
+	}
+}
+
+// byte classes of the movetext loop
+const (
+	clsPlain = iota
+	clsNewline
+	clsBrace
+	clsSemicolon
+	clsControl
+)
+
+var movetextClass = func() (t [256]uint8) {
+	t['\n'] = clsNewline
+	t['{'] = clsBrace
+	t[';'] = clsSemicolon
+	for c := 0; c < 0x20; c++ {
+		switch c {
+		case '\n', '\t', '\r', '\f', '\v', 0x1a: // 0x1a: DOS end-of-file mark
+		default:
+			t[c] = clsControl
+		}
+	}
+	t[0x7f] = clsControl
+	return t
+}()
+
+// run scans data, the bytes of the current game so far, from s.pos. It
+// returns done with the game's length n when the next game starts at
+// data[n]. Without done, the game runs to the end of data: more input is
+// needed, or at EOF the game is all of data.
+func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
+	i := s.pos
+	defer func() { s.pos = i }()
+	for i < len(data) {
+		switch s.mode {
+		case modeStart, modeTags:
+			next, ok := s.headerLine(data, i, atEOF)
+			if !ok {
+				return 0, false // need more input for this line
+			}
+			i = next
+		case modeMovetext:
+			for i < len(data) && movetextClass[data[i]] == clsPlain {
+				i++
+			}
+			if i == len(data) {
+				break
+			}
+			switch movetextClass[data[i]] {
+			case clsNewline:
+				lineStart := i + 1
+				j := skipBlanks(data, lineStart)
+				if j+1 >= len(data) && !atEOF {
+					i = lineStart - 1 // look at this line again with more input
+					return 0, false
+				}
+				if j < len(data) && data[j] == '%' {
+					// An escape line: ignored to its end.
+					i = endOfLine(data, j)
+					continue
+				}
+				if !isTagStart(data, j) {
+					i = lineStart
+					continue
+				}
+				if len(s.tags) == 0 && !hasMoves(data[:lineStart]) {
+					// Only comments or junk so far: it belongs to the
+					// game whose tags start here.
+					s.mode = modeTags
+					s.movetext = -1
+					s.lines = bytes.Count(data[:lineStart], nl)
+					i = lineStart
+					continue
+				}
+				i = lineStart
+				return lineStart, true
+			case clsBrace:
+				s.braceOpen = i
+				s.mode = modeBrace
+				i++
+			case clsSemicolon:
+				j := bytes.IndexByte(data[i:], '\n')
+				if j < 0 {
+					if !atEOF {
+						return 0, false
+					}
+					i = len(data)
+					break
+				}
+				i += j // the newline is handled as any other
+			case clsControl:
+				if !s.ctrl && data[i] != 0 { // NUL is reported once per game by the Reader
+					s.ctrl = true
+					s.problems = append(s.problems, problem{i, fmt.Errorf("%w: control byte 0x%02x in the movetext", ErrBinary, data[i])})
+				}
+				i++
+			}
+		case modeBrace:
+			j := bytes.IndexByte(data[i:], '}')
+			seg := data[i:]
+			if j >= 0 {
+				seg = seg[:j]
+			}
+			if k := tagAfterBlankLine(seg, j < 0 && atEOF); k >= 0 {
+				// A blank line and then a tag pair: the comment was never
+				// closed, and this is the next game.
+				s.problems = append(s.problems, problem{s.braceOpen, fmt.Errorf("%w: '{' not closed before the next game's tags", ErrUnterminatedComment)})
+				s.mode = modeMovetext
+				i += k
+				return i, true
+			}
+			if j < 0 {
+				if atEOF {
+					i = len(data)
+					return 0, false
+				}
+				// Resume at the last lines, so that a blank line and a tag
+				// straddling two reads are still seen.
+				i = max(i, startOfLastLines(data, 3))
+				return 0, false
+			}
+			i += j + 1
+			s.mode = modeMovetext
+		}
+	}
+	return 0, false
+}
+
+// headerLine handles one line in modeStart or modeTags, starting at
+// i, the beginning of a line. It returns where the next line starts, or
+// ok false when the line is not complete in data yet.
+func (s *scanner) headerLine(data []byte, i int, atEOF bool) (next int, ok bool) {
+	eol := bytes.IndexByte(data[i:], '\n')
+	if eol < 0 {
+		if !atEOF {
+			return i, false
+		}
+		eol = len(data)
+	} else {
+		eol += i + 1
+	}
+	line := data[i:eol]
+	j := 0
+	if i == 0 && bytes.HasPrefix(line, bom) {
+		j = len(bom)
+	}
+	j = skipBlanks(line, j)
+	switch {
+	case j == len(line) || line[j] == '\n' || line[j] == '\r':
+		if s.mode == modeTags {
+			// A blank line ends the tag section.
+			s.mode = modeMovetext
+			s.movetext = i
+			return i, true
+		}
+	case line[j] == '%':
+		// An escape line: ignored.
+	case line[j] == '[':
+		k, rest := s.tagPairs(line, i, j)
+		s.mode = modeTags
+		if rest {
+			// Movetext follows the tags on the same line.
+			s.mode = modeMovetext
+			s.movetext = i + k
+			s.lines++
+			return i + k, true
+		}
+	default:
+		s.mode = modeMovetext
+		s.movetext = i
+		return i, true
+	}
+	if eol > i && data[eol-1] == '\n' {
+		s.lines++
+	}
+	return eol, true
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// tagPairs parses the tag pairs on one line, line[j] being '['; base is the
+// line's offset in the game. It returns rest true, with k the offset in line,
+// when something other than tag pairs follows them on the line.
+func (s *scanner) tagPairs(line []byte, base, j int) (k int, rest bool) {
+	for j < len(line) && line[j] == '[' {
+		end, ok := s.tagPair(line, base, j)
+		if !ok {
+			s.problems = append(s.problems, problem{base + j, fmt.Errorf("%w: %s", ErrUnterminatedTag, quoteLine(line[j:]))})
+			return 0, false
+		}
+		j = skipBlanks(line, end)
+	}
+	if j < len(line) && line[j] != '\r' && line[j] != '\n' {
+		return j, true
+	}
+	return 0, false
+}
+
+// tagPair parses `[Name "value"]` at line[j] and records it.
+func (s *scanner) tagPair(line []byte, base, j int) (end int, ok bool) {
+	t := tagSpan{start: base + j, line: s.lines}
+	p := skipBlanks(line, j+1)
+	t.nameStart = base + p
+	for p < len(line) && isNameByte(line[p]) {
+		p++
+	}
+	t.nameEnd = base + p
+	if t.nameEnd == t.nameStart {
+		return 0, false
+	}
+	p = skipBlanks(line, p)
+	if p >= len(line) || line[p] != '"' {
+		return 0, false
+	}
+	p++
+	t.valStart = base + p
+	for ; p < len(line) && line[p] != '"'; p++ {
+		if line[p] == '\\' {
+			t.escaped = true
+			p++
+		}
+		if p < len(line) && line[p] == '\n' {
+			return 0, false
+		}
+	}
+	if p >= len(line) {
+		return 0, false
+	}
+	t.valEnd = base + p
+	p = skipBlanks(line, p+1)
+	if p >= len(line) || line[p] != ']' {
+		return 0, false
+	}
+	t.end = base + p + 1
+	if t.escaped {
+		raw := line[t.valStart-base : t.valEnd-base]
+		t.valStart = len(s.vals)
+		s.vals = unescape(s.vals, raw)
+		t.valEnd = len(s.vals)
+	}
+	s.tags = append(s.tags, t)
+	return p + 1, true
+}
+
+// unescape appends the tag value v with \" and \\ resolved. A backslash
+// before any other byte is kept, as real files have Windows paths.
+func unescape(dst, v []byte) []byte {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) && (v[i+1] == '"' || v[i+1] == '\\') {
+			i++
+		}
+		dst = append(dst, v[i])
+	}
+	return dst
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+' || c == '#' || c == '=' || c == ':'
+}
+
+func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+
+// isTagStart reports whether data[j:] begins like a tag pair: '[' and a
+// letter. "[%clk ...]" and other bracketed text does not.
+func isTagStart(data []byte, j int) bool {
+	return j+1 < len(data) && data[j] == '[' && isLetter(data[j+1])
+}
+
+// tagAfterBlankLine finds, inside a comment, a whole line that follows a
+// blank line and looks like a tag pair (`[Name "`): the sign of a comment
+// that was never closed. It returns the offset of that line, or -1. The
+// line must end inside seg, or seg must run to the end of the input
+// (final), so that a comment closing on the tag's own line is not taken
+// for one left open.
+func tagAfterBlankLine(seg []byte, final bool) int {
+	for from := 0; ; {
+		k := bytes.Index(seg[from:], []byte("\n["))
+		if k < 0 {
+			return -1
+		}
+		k += from + 1 // the '['
+		from = k
+		if !final && bytes.IndexByte(seg[k:], '\n') < 0 {
+			return -1
+		}
+		if prevLineBlank(seg, k-1) && looksLikeTagPair(seg[k:]) {
+			return k
+		}
+	}
+}
+
+// startOfLastLines returns the offset just after the n-th newline from the
+// end of b, or 0.
+func startOfLastLines(b []byte, n int) int {
+	end := len(b)
+	for ; n > 0; n-- {
+		k := bytes.LastIndexByte(b[:end], '\n')
+		if k < 0 {
+			return 0
+		}
+		end = k
+	}
+	return end + 1
+}
+
+// prevLineBlank reports whether the line ending with the newline at nl
+// holds only blanks.
+func prevLineBlank(b []byte, nl int) bool {
+	for i := nl - 1; i >= 0; i-- {
+		switch b[i] {
+		case ' ', '\t', '\r':
+		case '\n':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// looksLikeTagPair checks `[Name "` at the start of b.
+func looksLikeTagPair(b []byte) bool {
+	p := 1
+	for p < len(b) && isNameByte(b[p]) {
+		p++
+	}
+	if p == 1 {
+		return false
+	}
+	p = skipBlanks(b, p)
+	return p < len(b) && b[p] == '"'
+}
+
+func skipBlanks(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// endOfLine returns the offset of the newline ending the line at i, or
+// len(b).
+func endOfLine(b []byte, i int) int {
+	if k := bytes.IndexByte(b[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(b)
+}
+
+// hasMoves reports whether movetext b holds anything besides blanks,
+// comments and escape lines.
+func hasMoves(b []byte) bool {
+	bol := true
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case ' ', '\t', '\r', '\f', '\v', 0x1a:
+		case '\n':
+			bol = true
+			continue
+		case '{':
+			k := bytes.IndexByte(b[i:], '}')
+			if k < 0 {
+				return false
+			}
+			i += k
+		case ';':
+			i = endOfLine(b, i) - 1
+		case '%':
+			if !bol {
+				return true
+			}
+			i = endOfLine(b, i) - 1
+		default:
+			if i == 0 && bytes.HasPrefix(b, bom) {
+				i += len(bom) - 1
+				break
+			}
+			return true
+		}
+		bol = false
+	}
+	return false
+}
+
+// hasResult reports whether movetext b ends with a game termination
+// marker, possibly followed by blanks and comments.
+func hasResult(b []byte) bool {
+	for {
+		b = bytes.TrimRight(b, " \t\r\n\f\v\x1a")
+		if len(b) == 0 {
+			return false
+		}
+		if b[len(b)-1] == '}' {
+			k := bytes.LastIndexByte(b, '{')
+			if k < 0 {
+				return false
+			}
+			b = b[:k]
+			continue
+		}
+		for _, r := range results {
+			if bytes.HasSuffix(b, r) {
+				before := len(b) - len(r)
+				return before == 0 || isTokenEnd(b[before-1])
+			}
+		}
+		return false
+	}
+}
+
+var results = [][]byte{[]byte("1-0"), []byte("0-1"), []byte("1/2-1/2"), []byte("*")}
+
+func isTokenEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '.', ')', '}', '\f', '\v':
+		return true
+	}
+	return false
+}
+
+// lastNonSpace returns the offset of the last byte of b that is not a blank.
+func lastNonSpace(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return i
+		}
+	}
+	return 0
+}
+
+// quoteLine shows a malformed line in a message, shortened.
+func quoteLine(b []byte) string {
+	b = bytes.TrimRight(b, "\r\n")
+	if len(b) > 60 {
+		return fmt.Sprintf("%q...", b[:60])
+	}
+	return fmt.Sprintf("%q", b)
+}

@@ -1,0 +1,183 @@
+package pgn
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/numbering"
+)
+
+// StartKind classifies a game's start position.
+type StartKind uint8
+
+const (
+	// UnknownStart: the tags do not tell where the game started (a Chess960
+	// Variant with no FEN, `[FEN "?"]`, an unreadable FEN).
+	UnknownStart StartKind = iota
+	// Chess960Start: a Chess960 start array with the same back rank for both
+	// sides; standard chess is the array SP 518.
+	Chess960Start
+	// DFRCStart: a start array whose two back ranks differ (double Fischer
+	// random chess): each side has its own SP and the game has none.
+	DFRCStart
+	// OtherStart: a FEN that is not a start array, such as a position set
+	// up from the middle of a game.
+	OtherStart
+)
+
+func (k StartKind) String() string {
+	switch k {
+	case Chess960Start:
+		return "chess960"
+	case DFRCStart:
+		return "dfrc"
+	case OtherStart:
+		return "other"
+	}
+	return "unknown"
+}
+
+// Start is a game's start position as its tags tell it.
+type Start struct {
+	Kind StartKind
+	// White and Black are the Scharnagl numbers of the two back ranks, set
+	// for Chess960Start (equal) and DFRCStart (different), -1 otherwise.
+	White, Black int
+	// FEN is the index in Game.Tags of the FEN tag the start was read from,
+	// or -1 when the game has none (and so starts from the standard array).
+	FEN int
+}
+
+// SP returns the game's Scharnagl number, when it has a single one.
+func (s Start) SP() (int, bool) {
+	if s.Kind != Chess960Start {
+		return -1, false
+	}
+	return s.White, true
+}
+
+// Fritz9 returns the Fritz9 numbers of White's and Black's back ranks
+// (equal for a Chess960 start), or ok false when there are none.
+func (s Start) Fritz9() (white, black int, ok bool) {
+	if s.Kind != Chess960Start && s.Kind != DFRCStart {
+		return -1, -1, false
+	}
+	white, _ = numbering.SPToFritz9(s.White)
+	black, _ = numbering.SPToFritz9(s.Black)
+	return white, black, true
+}
+
+// Problems with a game's start tags, wrapped in *ParseError.
+var (
+	ErrFEN         = errors.New("FEN")
+	ErrFENConflict = errors.New("conflicting FEN tags")
+	ErrNoFEN       = errors.New("start position unknown")
+)
+
+// Start works out the game's start position from its tags. The FEN's board
+// decides; the Variant tag never does, since real files say "Standard" on
+// Chess960 games and nothing at all on others. Without a FEN the game
+// starts from the standard array, SP 518, unless its Variant or SetUp tag
+// says it was set up, which leaves the start unknown.
+//
+// A game with two FEN tags is identified from the first; a second one that
+// describes another position is reported. Problems come back as
+// *ParseError values naming the tag's line; they are warnings, and the
+// returned Start is still the best answer the tags allow.
+func (g *Game) Start() (Start, []*ParseError) {
+	st := Start{Kind: UnknownStart, White: -1, Black: -1, FEN: -1}
+	var problems []*ParseError
+	var first fen.Position
+	for i := range g.Tags {
+		t := &g.Tags[i]
+		if string(t.Name) != "FEN" {
+			continue
+		}
+		value := trimFEN(t.Value)
+		if st.FEN >= 0 {
+			// A second FEN: fine when it is the same position in another
+			// dialect (Shredder then X-FEN, as lichess broadcasts write).
+			if p, err := fen.ParseBytes(value); err == nil && (p.Board != first.Board || p.Turn != first.Turn) {
+				problems = append(problems, g.problem(t.Line, fmt.Errorf("%w: line %d describes another position than line %d; the first is used", ErrFENConflict, t.Line, g.Tags[st.FEN].Line)))
+			}
+			continue
+		}
+		st.FEN = i
+		if len(value) == 0 || string(value) == "?" {
+			problems = append(problems, g.problem(t.Line, fmt.Errorf("%w: [FEN %q]", ErrNoFEN, t.Value)))
+			continue
+		}
+		p, err := fen.ParseBytes(value)
+		if err != nil {
+			problems = append(problems, g.problem(t.Line, fmt.Errorf("%w: %v", ErrFEN, err)))
+			continue
+		}
+		first = p
+		s := p.Start()
+		switch {
+		case s.DFRC():
+			st.Kind, st.White, st.Black = DFRCStart, s.White, s.Black
+		case s.Array:
+			st.Kind, st.White, st.Black = Chess960Start, s.White, s.Black
+		default:
+			st.Kind = OtherStart
+		}
+	}
+	if st.FEN >= 0 {
+		return st, problems
+	}
+	if v, ok := g.Tag("Variant"); ok && IsChess960Variant(v) {
+		line := g.Tags[g.tagIndex("Variant")].Line
+		return st, append(problems, g.problem(line, fmt.Errorf("%w: [Variant %q] without a FEN tag", ErrNoFEN, v)))
+	}
+	if v, ok := g.Tag("SetUp"); ok && string(bytes.TrimSpace(v)) == "1" {
+		line := g.Tags[g.tagIndex("SetUp")].Line
+		return st, append(problems, g.problem(line, fmt.Errorf("%w: [SetUp \"1\"] without a FEN tag", ErrNoFEN)))
+	}
+	st.Kind, st.White, st.Black = Chess960Start, numbering.StandardSP, numbering.StandardSP
+	return st, problems
+}
+
+func (g *Game) problem(line int, err error) *ParseError {
+	return &ParseError{File: g.file, Line: line, Err: err}
+}
+
+// trimFEN removes what real files put around a FEN inside the quotes:
+// blanks, and a trailing ';' as EPD lines end.
+func trimFEN(v []byte) []byte {
+	v = bytes.TrimSpace(v)
+	for len(v) > 0 && v[len(v)-1] == ';' {
+		v = bytes.TrimSpace(v[:len(v)-1])
+	}
+	return v
+}
+
+// IsChess960Variant reports whether a Variant tag's value names Chess960,
+// in any of the spellings found in real archives: "Chess960", "chess 960",
+// "chess-960", "Fischerandom", "fischerrandom", "Fischer Random", "960",
+// "FRC", "wild/fr", "w22" (ICC's wild 22).
+func IsChess960Variant(v []byte) bool {
+	var norm [32]byte
+	n := 0
+	for _, c := range v {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == ' ' || c == '-' || c == '_' || c == '\t':
+			continue
+		}
+		if n == len(norm) {
+			return false
+		}
+		norm[n] = c
+		n++
+	}
+	switch string(norm[:n]) {
+	case "chess960", "960", "frc", "fischerandom", "fischerrandom", "fischerrandomchess",
+		"fischerandomchess", "wild/fr", "w22", "wild22", "chess960frc":
+		return true
+	}
+	return false
+}
