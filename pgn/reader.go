@@ -80,12 +80,9 @@ type Reader struct {
 	off   int64 // input offset of buf[start]
 	index int   // games returned so far
 
-	scan  scanner
-	game  Game
-	cont  bool // the next game continues a partial one
-	vals  []byte
-	tags  []tagSpan
-	probs []problem
+	scan scanner
+	game Game
+	cont bool // the next game continues a partial one
 }
 
 // NewReader returns a Reader reading from r. It buffers its input itself,
@@ -105,6 +102,98 @@ func (r *Reader) Offset() int64 { return r.off }
 // error other than io.EOF means the underlying reader failed, and the
 // bytes read before the failure have already been returned as games.
 func (r *Reader) Next() (*Game, error) {
+	n, partial, err := r.scanGame()
+	if err != nil {
+		return nil, err
+	}
+	s := &r.scan
+	raw, vals := r.buf[r.start:r.start+n], s.vals
+	g := &r.game
+	if !r.ReuseGame {
+		g = &Game{}
+		raw, vals = bytes.Clone(raw), bytes.Clone(vals)
+	}
+	r.build(g, raw, vals, s.tags, s.problems, partial)
+	r.advance(n, partial)
+	return g, nil
+}
+
+// A Batch holds consecutive games of a stream in buffers that are reused
+// from one ReadBatch to the next, so that games can be handed to other
+// goroutines without allocating for each one.
+type Batch struct {
+	Games []Game
+
+	raw   []byte
+	vals  []byte
+	spans []tagSpan
+	probs []problem
+	tags  []Tag
+	meta  []batchGame
+}
+
+type batchGame struct {
+	raw, vals, spans, probs [2]int // ranges in the Batch's buffers
+	game                    Game   // line, offset, index, partial, continued
+}
+
+// ReadBatch replaces the games in b with the next games of the stream, up
+// to about size bytes of them (always at least one game). It returns io.EOF
+// when no game is left. The games stay valid until b is used again.
+func (r *Reader) ReadBatch(b *Batch, size int) error {
+	b.raw, b.vals, b.spans, b.probs, b.meta = b.raw[:0], b.vals[:0], b.spans[:0], b.probs[:0], b.meta[:0]
+	for len(b.raw) < size {
+		n, partial, err := r.scanGame()
+		if err != nil {
+			if len(b.meta) > 0 && err == io.EOF {
+				break
+			}
+			if len(b.meta) > 0 {
+				break // return what was read; the error comes again next time
+			}
+			b.Games = b.Games[:0]
+			return err
+		}
+		s := &r.scan
+		m := batchGame{
+			raw:   [2]int{len(b.raw), len(b.raw) + n},
+			vals:  [2]int{len(b.vals), len(b.vals) + len(s.vals)},
+			spans: [2]int{len(b.spans), len(b.spans) + len(s.tags)},
+			probs: [2]int{len(b.probs), len(b.probs) + len(s.problems)},
+		}
+		b.raw = append(b.raw, r.buf[r.start:r.start+n]...)
+		b.vals = append(b.vals, s.vals...)
+		b.spans = append(b.spans, s.tags...)
+		b.probs = append(b.probs, s.problems...)
+		r.setMeta(&m.game, partial)
+		b.meta = append(b.meta, m)
+		r.advance(n, partial)
+	}
+	// Only now are the buffers final, so only now can games point into them.
+	b.Games = slicesResize(b.Games, len(b.meta))
+	b.tags = b.tags[:0]
+	for i := range b.meta {
+		m := &b.meta[i]
+		g := &b.Games[i]
+		tags := g.Tags[:0]
+		probs := g.Problems[:0]
+		*g = m.game
+		g.Tags, g.Problems = tags, probs
+		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]])
+	}
+	return nil
+}
+
+func slicesResize(g []Game, n int) []Game {
+	if cap(g) >= n {
+		return g[:n]
+	}
+	return append(g[:cap(g)], make([]Game, n-cap(g))...)
+}
+
+// scanGame finds the end of the next game: its length n at r.buf[r.start:],
+// and whether it was cut at MaxGameSize.
+func (r *Reader) scanGame() (n int, partial bool, err error) {
 	if r.buf == nil {
 		r.buf = make([]byte, initialBuffer)
 		r.scan.reset()
@@ -113,25 +202,26 @@ func (r *Reader) Next() (*Game, error) {
 	if limit <= 0 {
 		limit = DefaultMaxGameSize
 	}
-	// Skip nothing: even a stream of blank lines is a "game" that must be
-	// written back. But at the very end, with no bytes left, we are done.
 	for {
 		n, done := r.scan.run(r.buf[r.start:r.end], r.err != nil)
 		if done {
-			return r.emit(n, false), nil
+			return n, false, nil
 		}
 		if r.err != nil {
 			if r.start == r.end {
 				if r.err == io.EOF {
-					return nil, io.EOF
+					return 0, false, io.EOF
 				}
-				return nil, r.err
+				return 0, false, r.err
 			}
 			// All remaining bytes form the last game.
-			return r.emit(r.end-r.start, false), nil
+			if r.scan.mode == modeBrace {
+				r.scan.problems = append(r.scan.problems, problem{r.scan.braceOpen, fmt.Errorf("%w: '{' never closed before the end of the input", ErrUnterminatedComment)})
+			}
+			return r.end - r.start, false, nil
 		}
 		if r.end-r.start >= limit {
-			return r.emit(r.end-r.start, true), nil
+			return r.end - r.start, true, nil
 		}
 		r.fill()
 	}
@@ -166,42 +256,42 @@ func (r *Reader) fill() {
 	r.err = io.ErrNoProgress
 }
 
-// emit turns the first n bytes of the current data into a Game.
-func (r *Reader) emit(n int, partial bool) *Game {
-	raw := r.buf[r.start : r.start+n]
-	g := &r.game
-	if !r.ReuseGame {
-		g = &Game{}
-		raw = bytes.Clone(raw)
-	}
-	r.index++
+// setMeta fills in what the Reader knows of the game about to be emitted.
+func (r *Reader) setMeta(g *Game, partial bool) {
 	*g = Game{
-		Raw:       raw,
-		Index:     r.index,
+		Index:     r.index + 1,
 		Line:      r.line,
 		Offset:    r.off,
 		Partial:   partial,
 		Continued: r.cont,
-		Tags:      g.Tags[:0],
-		Problems:  g.Problems[:0],
 		file:      r.Name,
 		movetext:  r.scan.movetext,
 	}
+}
+
+// build makes g the game just scanned, with its bytes in raw and the
+// unescaped tag values in vals.
+func (r *Reader) build(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, partial bool) {
+	tags, gprobs := g.Tags[:0], g.Problems[:0]
+	r.setMeta(g, partial)
+	g.Tags, g.Problems = tags, gprobs
+	buildGame(g, raw, vals, spans, probs)
+}
+
+// buildGame sets g's bytes, tags and problems from what the scanner found.
+// g's metadata (line, partial, movetext...) is already set.
+func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem) {
+	g.Raw = raw
+	n := len(raw)
 	if g.movetext < 0 || g.movetext > n {
 		g.movetext = n
 	}
-	s := &r.scan
-	// Values with escapes were unescaped into s.vals; the others point into Raw.
-	vals := s.vals
-	if !r.ReuseGame && len(vals) > 0 {
-		vals = bytes.Clone(vals)
-	}
-	for _, t := range s.tags {
+	for _, t := range spans {
 		tag := Tag{
 			Name:  raw[t.nameStart:t.nameEnd],
 			Start: t.start,
 			End:   t.end,
-			Line:  r.line + t.line,
+			Line:  g.Line + t.line,
 		}
 		if t.escaped {
 			tag.Value = vals[t.valStart:t.valEnd]
@@ -210,27 +300,33 @@ func (r *Reader) emit(n int, partial bool) *Game {
 		}
 		g.Tags = append(g.Tags, tag)
 	}
-	for _, p := range s.problems {
-		g.Problems = append(g.Problems, &ParseError{File: r.Name, Line: r.line + bytes.Count(raw[:p.off], nl), Err: p.err})
+	lineAt := func(off int) int { return g.Line + bytes.Count(raw[:off], nl) }
+	for _, p := range probs {
+		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(p.off), Err: p.err})
 	}
-	if !partial {
+	switch {
+	case g.Partial:
+		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: g.Line, Err: fmt.Errorf("%w: over %d bytes; passed through in parts, unexamined", ErrGameTooLarge, n)})
+	case g.Continued:
+		// The rest of a game already reported as too large.
+	default:
 		if i := bytes.IndexByte(raw, 0); i >= 0 {
-			g.Problems = append(g.Problems, &ParseError{File: r.Name, Line: r.line + bytes.Count(raw[:i], nl), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
+			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
 		}
-		if s.mode == modeBrace {
-			g.Problems = append(g.Problems, &ParseError{File: r.Name, Line: r.line + bytes.Count(raw[:s.braceOpen], nl), Err: fmt.Errorf("%w: '{' never closed before the end of the input", ErrUnterminatedComment)})
-		} else if !g.Continued && g.movetext < n && !hasResult(raw[g.movetext:]) && hasMoves(raw[g.movetext:]) {
-			g.Problems = append(g.Problems, &ParseError{File: r.Name, Line: r.line + bytes.Count(raw[:lastNonSpace(raw)], nl), Err: ErrNoResult})
+		if mt := raw[g.movetext:]; len(mt) > 0 && !hasResult(mt) && hasMoves(mt) {
+			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(lastNonSpace(raw)), Err: ErrNoResult})
 		}
-	} else {
-		g.Problems = append(g.Problems, &ParseError{File: r.Name, Line: r.line, Err: fmt.Errorf("%w: over %d bytes; passed through in parts, unexamined", ErrGameTooLarge, n)})
 	}
+}
+
+// advance moves past the game of n bytes just emitted.
+func (r *Reader) advance(n int, partial bool) {
+	r.index++
 	r.cont = partial
-	r.line += bytes.Count(raw, nl)
+	r.line += bytes.Count(r.buf[r.start:r.start+n], nl)
 	r.off += int64(n)
 	r.start += n
 	r.scan.next(partial)
-	return g
 }
 
 var nl = []byte{'\n'}
