@@ -88,13 +88,25 @@ type scanner[T text] struct {
 	i int
 }
 
-func isSpace(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '\v', '\f':
-		return true
+func isSpace(c byte) bool { return byteClass[c] == space }
+
+// Classes of bytes in a record, looked up rather than compared because the
+// loops over placement and spacing are the parser's hot path.
+const (
+	other = iota
+	space
+	piece
+)
+
+var byteClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\n\r\v\f") {
+		t[c] = space
 	}
-	return false
-}
+	for _, c := range []byte("PNBRQKpnbrqk") {
+		t[c] = piece
+	}
+	return t
+}()
 
 // next returns the next field and where it is, or ok = false at the end.
 func (sc *scanner[T]) next() (field T, at span, ok bool) {
@@ -240,7 +252,7 @@ func parsePlacement[T text](board *[64]byte, f T) error {
 		switch c := f[i]; {
 		case '1' <= c && c <= '8':
 			file += int(c - '0')
-		case isPiece(c):
+		case byteClass[c] == piece:
 			if file < 8 {
 				board[rank*8+file] = c
 			}
@@ -259,14 +271,6 @@ func parsePlacement[T text](board *[64]byte, f T) error {
 func runeAt[T text](f T, i int) rune {
 	r, _ := utf8.DecodeRuneInString(string(f[i:min(i+utf8.UTFMax, len(f))]))
 	return r
-}
-
-func isPiece(c byte) bool {
-	switch c {
-	case 'P', 'N', 'B', 'R', 'Q', 'K', 'p', 'n', 'b', 'r', 'q', 'k':
-		return true
-	}
-	return false
 }
 
 // parseEnPassant reads '-' or a square on rank 3 or 6. It does not check that
