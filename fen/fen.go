@@ -13,7 +13,16 @@
 //     around the record, and a trailing ';' (FEN tags written as
 //     "... 0 1;");
 //   - the castling field in X-FEN (KQkq), Shredder-FEN (rook files such as
-//     HAha, in any order) or a mixture of the two (KFkf), or '-'.
+//     HAha, in any order) or a mixture of the two (KFkf), or '-';
+//   - w or b for the side to move in either case, adjacent digits in a rank
+//     ("44"), and a full-move number of 0, read as 1.
+//
+// Parse checks syntax, not legality. A castling letter that names no rook
+// grants nothing and is skipped without an error: a file letter with no rook
+// of that side on that square of its back rank, K or Q for a wing of the
+// king without a rook, and any letter of a side with no king (or two) on its
+// back rank. Parse never invents a right the board cannot back, so a record
+// read and written again may lose such letters, but keeps every real right.
 //
 // Castling rights are kept per rook, as Shredder-FEN states them; see
 // [Castling]. [Position.Format] writes them back in either notation, and

@@ -153,9 +153,10 @@ func backRankError(board *[64]byte, white bool) error {
 }
 
 // StartPosition returns the start array with White's back rank white and
-// Black's mirroring black (given, like every Rank, in upper case from a to
-// h), White to move, every rook free to castle, counters 0 and 1. Equal
-// ranks give a Chess960 start position, different ones a DFRC one.
+// Black's back rank black, written on rank 8 in lower case (a Rank is always
+// upper case, from the a-file to the h-file). White is to move, every rook
+// may castle, and the counters are 0 and 1. Equal ranks give a Chess960 start
+// position, different ones a DFRC start position.
 func StartPosition(white, black numbering.Rank) Position {
 	p := Position{Turn: 'w', EnPassant: -1, FullMove: 1}
 	for f := range 8 {
