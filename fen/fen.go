@@ -102,7 +102,7 @@ func isSpace(c byte) bool { return byteClass[c] == space }
 // Classes of bytes in a record, looked up rather than compared because the
 // loops over placement and spacing are the parser's hot path.
 const (
-	other = iota
+	plain = iota
 	space
 	piece
 )
@@ -315,7 +315,7 @@ func parseCounter[T text](field string, f T) (int, error) {
 	n := 0
 	for i := 0; i < len(digits); i++ {
 		c := digits[i]
-		if f[0] == '-' || c < '0' || c > '9' {
+		if c < '0' || c > '9' { // a leading '-' too
 			return 0, errorf(field, "%q is not a non-negative integer", string(f))
 		}
 		if n = n*10 + int(c-'0'); n > maxCounter {
