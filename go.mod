@@ -3,6 +3,7 @@ module github.com/frctool/frctool
 go 1.26.0
 
 require (
+	github.com/corentings/chess/v2 v2.6.0
 	github.com/dsnet/compress v0.0.1
 	github.com/klauspost/compress v1.20.3
 	github.com/urfave/cli/v3 v3.14.0
@@ -10,7 +11,7 @@ require (
 
 require (
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
-	github.com/corentings/chess/v2 v2.6.0 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/schollz/progressbar/v3 v3.19.1 // indirect
