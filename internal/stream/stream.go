@@ -262,6 +262,14 @@ func (o *Output) Commit() error {
 	return nil
 }
 
+// SetBackup makes Commit keep the file being replaced under name. It has
+// no effect on stdout.
+func (o *Output) SetBackup(name string) {
+	if o.file != nil {
+		o.file.Backup = name
+	}
+}
+
 // Abort discards a file output: the temporary file is removed and any
 // file already under the name is left untouched. It is a no-op after
 // Commit and for stdout.

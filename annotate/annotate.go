@@ -1,0 +1,237 @@
+// Package annotate tags the games of PGN archives with the numbers of their
+// Chess960 start positions: [Chess960 "518"] for Scharnagl's number and
+// [Chess960Fritz9 "359"] for Fritz 9's, "W:B" pairs for double Fischer
+// random games whose two back ranks differ.
+//
+// Annotation changes only the two tags (and, when asked, the Variant,
+// SetUp and FEN castling field): deleting the lines of the two tags from
+// the output gives back the input byte for byte, and annotating an
+// annotated archive changes nothing.
+package annotate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
+)
+
+// Default tag names.
+const (
+	DefaultSPTag     = "Chess960"
+	DefaultFritz9Tag = "Chess960Fritz9"
+)
+
+// Options say what to write.
+type Options struct {
+	// SPTag and Fritz9Tag name the two tags; empty means the defaults.
+	SPTag, Fritz9Tag string
+	// NoFritz9 leaves the Fritz9 tag out.
+	NoFritz9 bool
+	// Variant sets [Variant "Chess960"] and [SetUp "1"] on games from a
+	// Chess960 array other than standard chess, fixing archives that say
+	// "Standard" or nothing.
+	Variant bool
+	// Castling, unless nil, rewrites the castling field of the game's FEN
+	// in that style (X-FEN or Shredder-FEN).
+	Castling *fen.Style
+}
+
+// Annotator annotates games one at a time. It is not safe for concurrent
+// use; give each goroutine its own.
+type Annotator struct {
+	opts  Options
+	edits []pgn.Edit
+}
+
+// New returns an Annotator for the options.
+func New(opts Options) *Annotator {
+	if opts.SPTag == "" {
+		opts.SPTag = DefaultSPTag
+	}
+	if opts.Fritz9Tag == "" {
+		opts.Fritz9Tag = DefaultFritz9Tag
+	}
+	return &Annotator{opts: opts, edits: make([]pgn.Edit, 0, 8)}
+}
+
+// Result is what annotating one game found.
+type Result struct {
+	// Counted is false for what is not a game: a game's second part (see
+	// pgn.Game.Continued), or blank text with no tags and no moves.
+	Counted bool
+	// Start is the game's start position.
+	Start pgn.Start
+	// Problems are the reader's and the start tags' problems, in line
+	// order as far as they come from one place.
+	Problems []*pgn.ParseError
+}
+
+// Append appends g, annotated, to dst and returns the extended slice.
+// Games without a tag section, and parts of games too large to examine,
+// are appended unchanged.
+func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
+	res := Result{Problems: g.Problems, Start: pgn.Start{Kind: pgn.UnknownStart, White: -1, Black: -1, FEN: -1}}
+	if g.Continued {
+		return append(dst, g.Raw...), res
+	}
+	if !g.HasTagSection() || g.Partial {
+		res.Counted = g.Partial || len(g.Movetext()) > 0 && hasText(g.Raw)
+		return append(dst, g.Raw...), res
+	}
+	res.Counted = true
+	st, problems := g.Start()
+	res.Start = st
+	if len(problems) > 0 {
+		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], problems...)
+	}
+
+	o := &a.opts
+	edits := a.edits[:0]
+	_, hasSPTag := g.Tag(o.SPTag)
+	fritzAfter := "FEN"
+	if hasSPTag {
+		fritzAfter = o.SPTag
+	}
+	switch st.Kind {
+	case pgn.Chess960Start:
+		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: spText[st.White], After: "FEN"})
+		if !o.NoFritz9 {
+			f, _ := numbering.SPToFritz9(st.White)
+			edits = append(edits, pgn.Edit{Name: o.Fritz9Tag, Value: fritz9Text[f], After: fritzAfter})
+		}
+	case pgn.DFRCStart:
+		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: spText[st.White] + ":" + spText[st.Black], After: "FEN"})
+		if !o.NoFritz9 {
+			fw, fb, _ := st.Fritz9()
+			edits = append(edits, pgn.Edit{Name: o.Fritz9Tag, Value: fritz9Text[fw] + ":" + fritz9Text[fb], After: fritzAfter})
+		}
+	default:
+		// Not a Chess960 array: a tag from an earlier run is stale.
+		edits = append(edits, pgn.Edit{Name: o.SPTag, Remove: true}, pgn.Edit{Name: o.Fritz9Tag, Remove: true})
+	}
+	if o.Variant && st.FEN >= 0 && (st.Kind == pgn.DFRCStart || st.Kind == pgn.Chess960Start && st.White != numbering.StandardSP) {
+		edits = append(edits, pgn.Edit{Name: "Variant", Value: "Chess960"}, pgn.Edit{Name: "SetUp", Value: "1"})
+	}
+	if o.Castling != nil && st.FEN >= 0 {
+		old := string(g.Tags[st.FEN].Value)
+		if rewritten, err := fen.RewriteCastling(old, *o.Castling); err == nil && rewritten != old {
+			edits = append(edits, pgn.Edit{Name: "FEN", Value: rewritten})
+		}
+	}
+	a.edits = edits
+	return g.AppendEdited(dst, edits...), res
+}
+
+// hasText reports whether b holds anything but blanks.
+func hasText(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n', '\f', '\v':
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// The numbers as tag values, made once so that tagging a game allocates
+// nothing.
+var spText, fritz9Text = func() (sp [numbering.Count]string, f9 [numbering.Count + 1]string) {
+	for i := range sp {
+		sp[i] = strconv.Itoa(i)
+	}
+	for i := 1; i < len(f9); i++ {
+		f9[i] = strconv.Itoa(i)
+	}
+	return sp, f9
+}()
+
+// Summary counts what a run annotated.
+type Summary struct {
+	Games    int // games read, each counted once however large
+	Chess960 int // games from a Chess960 array, standard chess included
+	DFRC     int // games whose two back ranks differ
+	Other    int // games from a FEN that is not a start array
+	Unknown  int // games whose start the tags do not tell
+	Warnings int // problems reported
+	seen     [numbering.Count]bool
+	distinct int
+}
+
+// Add counts one game's result.
+func (s *Summary) Add(r Result) {
+	s.Warnings += len(r.Problems)
+	if !r.Counted {
+		return
+	}
+	s.Games++
+	switch r.Start.Kind {
+	case pgn.Chess960Start:
+		s.Chess960++
+		if !s.seen[r.Start.White] {
+			s.seen[r.Start.White] = true
+			s.distinct++
+		}
+	case pgn.DFRCStart:
+		s.DFRC++
+	case pgn.OtherStart:
+		s.Other++
+	default:
+		s.Unknown++
+	}
+}
+
+// Distinct returns how many different SPs the Chess960 games started from.
+func (s *Summary) Distinct() int { return s.distinct }
+
+func (s *Summary) String() string {
+	return fmt.Sprintf("%d games, %d identified (%d distinct SPs), %d DFRC, %d other start positions, %d unknown, %d warnings",
+		s.Games, s.Chess960, s.distinct, s.DFRC, s.Other, s.Unknown, s.Warnings)
+}
+
+// batchResult is one batch annotated by a worker.
+type batchResult struct {
+	out     []byte
+	results []Result
+	ann     *Annotator
+}
+
+// Run annotates every game of r and writes it to w, using up to jobs
+// goroutines while keeping the input's order. warn, if not nil, is called
+// with every problem, in input order, on the calling goroutine. sum, if
+// not nil, accumulates the counts, also across several calls to Run.
+func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int, sum *Summary, warn func(*pgn.ParseError)) error {
+	if sum == nil {
+		sum = new(Summary)
+	}
+	work := func(b *pgn.Batch, res *batchResult) {
+		if res.ann == nil {
+			res.ann = New(opts)
+		}
+		res.out = res.out[:0]
+		res.results = res.results[:0]
+		for i := range b.Games {
+			var r Result
+			res.out, r = res.ann.Append(res.out, &b.Games[i])
+			res.results = append(res.results, r)
+		}
+	}
+	emit := func(_ *pgn.Batch, res *batchResult) error {
+		for _, r := range res.results {
+			sum.Add(r)
+			if warn != nil {
+				for _, p := range r.Problems {
+					warn(p)
+				}
+			}
+		}
+		_, err := w.Write(res.out)
+		return err
+	}
+	return pgn.Pipeline(ctx, r, jobs, work, emit)
+}
