@@ -34,8 +34,6 @@ var (
 
 	rookMagics   [64]magic
 	bishopMagics [64]magic
-	rookTable    []bitboard
-	bishopTable  []bitboard
 )
 
 type magic struct {
@@ -119,8 +117,8 @@ func init() {
 			}
 		}
 	}
-	rookTable = initMagics(&rookMagics, rookDirs, 0x52f3c1e8d7b6a9)
-	bishopTable = initMagics(&bishopMagics, bishopDirs, 0x2d9e4b7f0c13)
+	initMagics(&rookMagics, rookDirs, 0x52f3c1e8d7b6a9)
+	initMagics(&bishopMagics, bishopDirs, 0x2d9e4b7f0c13)
 }
 
 func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
@@ -133,9 +131,9 @@ func rayFrom(s Square, df, dr int) bitboard {
 	return ray
 }
 
-// initMagics finds a magic number for every square and returns the shared
-// attack table the magics index into.
-func initMagics(ms *[64]magic, dirs [4][2]int, seed uint64) []bitboard {
+// initMagics finds a magic number for every square and fills the attack
+// tables the magics index into.
+func initMagics(ms *[64]magic, dirs [4][2]int, seed uint64) {
 	rng := xorshift(seed)
 	var sizes [64]int
 	total := 0
@@ -193,7 +191,6 @@ func initMagics(ms *[64]magic, dirs [4][2]int, seed uint64) []bitboard {
 			}
 		}
 	}
-	return table
 }
 
 type xorshiftState uint64
@@ -209,4 +206,7 @@ func (x *xorshiftState) next() uint64 {
 
 // sparse returns a random number with few bits set, which makes good magics
 // far more likely.
-func (x *xorshiftState) sparse() uint64 { return x.next() & x.next() & x.next() }
+func (x *xorshiftState) sparse() uint64 {
+	a, b, c := x.next(), x.next(), x.next()
+	return a & b & c
+}
