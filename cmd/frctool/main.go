@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -20,6 +21,20 @@ import (
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
+
+// versionString is what --version prints: the version set at build time,
+// else the module version the go command recorded (v1.2.3 after
+// "go install github.com/frctool/frctool/cmd/frctool@v1.2.3", a pseudo-version
+// in a checkout built with VCS stamping), else "dev".
+func versionString() string {
+	if version != "dev" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return version
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -81,7 +96,7 @@ func newApp() *cli.Command {
 	app := &cli.Command{
 		Name:    "frctool",
 		Usage:   "Chess960 start positions: numbers, FENs and PGN archives",
-		Version: version,
+		Version: versionString(),
 		Description: `frctool numbers Chess960 (Fischer random chess) start positions the way the
 world does (Scharnagl's SP 0..959, standard chess is SP 518) and the way
 ChessBase Fritz 9 did (1..960, standard chess is 359), and applies that to
@@ -106,7 +121,14 @@ Example:
 
 // commands lists frctool's commands in the order --help shows them.
 func commands() []*cli.Command {
-	return []*cli.Command{}
+	return []*cli.Command{
+		identifyCommand(),
+		convertCommand(),
+		tablesCommand(),
+		randomCommand(),
+		showCommand(),
+		annotateCommand(),
+	}
 }
 
 // setUsageErrors makes flag-parsing mistakes of every command usage errors,

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+)
+
+// The input rule shared by identify and convert: the items are the
+// command's arguments or, when there are none, the lines of standard input,
+// where blank lines and lines starting with '#' are skipped. Each item gives
+// exactly one output row, so that output stays aligned with the items; an
+// item that cannot be read is named on stderr ("frctool: stdin:7: ...") and
+// gets its empty-result row, and the command exits with status 1 at the end.
+
+// rowFunc appends the output row for one item, without its newline, to dst.
+// When the item cannot be read it appends the empty-result row and returns
+// the error, which the loop reports.
+type rowFunc func(dst, item []byte) ([]byte, error)
+
+const (
+	// outputBuffer is how much output is gathered before a write: large
+	// enough that a bulk conversion makes few system calls.
+	outputBuffer = 256 << 10
+	// maxLine bounds an input line; FEN and EPD lines are far shorter.
+	maxLine = 1 << 20
+)
+
+// eachInput writes the header (if any), then one row per item of cmd, to
+// cmd's standard output.
+func eachInput(cmd *cli.Command, header string, row rowFunc) error {
+	out := bufio.NewWriterSize(cmd.Root().Writer, outputBuffer)
+	stderr := cmd.Root().ErrWriter
+	if header != "" {
+		out.WriteString(header)
+		out.WriteByte('\n')
+	}
+	failed := 0
+	var buf []byte // reused for every row: no allocation per line
+	emit := func(source string, n int, item []byte) error {
+		var err error
+		buf, err = row(buf[:0], item)
+		buf = append(buf, '\n')
+		if err != nil {
+			failed++
+			// Flush first so that on a terminal the message follows the
+			// rows before it.
+			if ferr := out.Flush(); ferr != nil {
+				return ferr
+			}
+			fmt.Fprintf(stderr, "frctool: %s:%d: %v\n", source, n, err)
+		}
+		_, werr := out.Write(buf)
+		return werr
+	}
+
+	if args := cmd.Args().Slice(); len(args) > 0 {
+		for i, a := range args {
+			if err := emit("argument", i+1, []byte(a)); err != nil {
+				return err
+			}
+		}
+	} else {
+		sc := bufio.NewScanner(cmd.Root().Reader)
+		sc.Buffer(make([]byte, 64<<10), maxLine)
+		for n := 1; sc.Scan(); n++ {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 || line[0] == '#' {
+				continue
+			}
+			if err := emit("stdin", n, line); err != nil {
+				return err
+			}
+		}
+		if err := sc.Err(); err != nil {
+			out.Flush()
+			return fmt.Errorf("stdin: %w", err)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return errReported
+	}
+	return nil
+}
+
+// appendCSV appends one CSV field to dst, quoted as encoding/csv would
+// quote it: when it holds a comma, a quote, a line end or a leading space.
+func appendCSV(dst []byte, field []byte) []byte {
+	if !bytes.ContainsAny(field, ",\"\r\n") && (len(field) == 0 || field[0] != ' ') {
+		return append(dst, field...)
+	}
+	dst = append(dst, '"')
+	for _, c := range field {
+		if c == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
+}
+
+// choice returns the value of a flag that takes one of a few words, or a
+// usage error listing them.
+func choice(cmd *cli.Command, flag string, allowed ...string) (string, error) {
+	v := cmd.String(flag)
+	for _, a := range allowed {
+		if v == a {
+			return v, nil
+		}
+	}
+	if v == "" {
+		return "", usagef(cmd, "--%s is required: one of %s", flag, strings.Join(allowed, ", "))
+	}
+	return "", usagef(cmd, "--%s %q: want one of %s", flag, v, strings.Join(allowed, ", "))
+}

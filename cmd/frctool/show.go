@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/corentings/chess/v2"
+	"github.com/corentings/chess/v2/image"
+	"github.com/urfave/cli/v3"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/startpos"
+)
+
+func showCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "draw a start position, with its SP and Fritz9 numbers",
+		ArgsUsage: "N|RANK|FEN",
+		Description: exampleHelp(`Draws the start position given by its Scharnagl number N (0..959, or 960
+for 0), its back rank (RNBQKBNR, or German TSLDKLST) or its FEN, as a Unicode
+diagram with both numbers and both FEN styles. A DFRC start FEN is drawn
+with each side's number. With --svg the board is also drawn as an SVG image
+into FILE, which is replaced only once it is completely written.`,
+			"frctool show 518",
+			"frctool show --svg sp0.svg BBQNNRKR"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "svg", Usage: "also draw the board as SVG into `FILE`"},
+		},
+		Action: runShow,
+	}
+}
+
+func runShow(_ context.Context, cmd *cli.Command) error {
+	if cmd.Args().Len() != 1 {
+		return usagef(cmd, "want one start position (N, RANK or FEN), got %d arguments", cmd.Args().Len())
+	}
+	input := cmd.Args().First()
+	white, black, err := showRanks(input)
+	if err != nil {
+		return err
+	}
+	pos := fen.StartPosition(white, black)
+	w := bufio.NewWriter(cmd.Root().Writer)
+	writeDiagram(w, &pos, white, black)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if file := cmd.String("svg"); file != "" {
+		if err := writeFileAtomic(file, func(w io.Writer) error { return drawSVG(w, &pos) }); err != nil {
+			return fmt.Errorf("--svg: %w", err)
+		}
+	}
+	return nil
+}
+
+// showRanks reads show's argument: a number is an SP, anything else a rank
+// or FEN, which must be a start array, DFRC allowed.
+func showRanks(input string) (white, black numbering.Rank, err error) {
+	input = strings.TrimSpace(input)
+	if input != "" && strings.Trim(input, "0123456789") == "" {
+		sp, err := startpos.Scharnagl.Read([]byte(input))
+		if err != nil {
+			return white, black, err
+		}
+		r, _ := numbering.FromSP(sp)
+		return r, r, nil
+	}
+	id, err := startpos.Identify(input)
+	if err != nil {
+		return white, black, err
+	}
+	if id.NotStart != nil {
+		return white, black, id.NotStart
+	}
+	white, _ = id.WhiteRank()
+	black, _ = id.BlackRank()
+	return white, black, nil
+}
+
+// writeDiagram prints the numbers, the board with Unicode pieces (rank 8 at
+// the top) and the position's X-FEN and Shredder-FEN.
+func writeDiagram(w io.Writer, pos *fen.Position, white, black numbering.Rank) {
+	if white == black {
+		fmt.Fprintf(w, "%s\n\n", appendNumbers(nil, white.SP()))
+	} else {
+		fmt.Fprintf(w, "DFRC  White SP %d %s  Black SP %d %s\n\n", white.SP(), white, black.SP(), black)
+	}
+	for rank := 7; rank >= 0; rank-- {
+		fmt.Fprintf(w, "%d ", rank+1)
+		for file := range 8 {
+			if file > 0 {
+				fmt.Fprint(w, " ")
+			}
+			fmt.Fprint(w, glyph(pos.Board[rank*8+file]))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "  a b c d e f g h\n\n")
+	fmt.Fprintf(w, "X-FEN:        %s\n", pos.Format(fen.XFEN))
+	fmt.Fprintf(w, "Shredder-FEN: %s\n", pos.Format(fen.Shredder))
+}
+
+// glyph returns the Unicode chess symbol for a FEN piece letter, or a dot
+// for an empty square.
+func glyph(c byte) string {
+	if i := strings.IndexByte("KQRBNPkqrbnp", c); i >= 0 {
+		return string(rune(0x2654 + i)) // U+2654 white king ... U+265F black pawn
+	}
+	return "·"
+}
+
+// chessPieces maps FEN letters to the chess library's pieces.
+var chessPieces = map[byte]chess.Piece{
+	'K': chess.WhiteKing, 'Q': chess.WhiteQueen, 'R': chess.WhiteRook,
+	'B': chess.WhiteBishop, 'N': chess.WhiteKnight, 'P': chess.WhitePawn,
+	'k': chess.BlackKing, 'q': chess.BlackQueen, 'r': chess.BlackRook,
+	'b': chess.BlackBishop, 'n': chess.BlackKnight, 'p': chess.BlackPawn,
+}
+
+// drawSVG draws the board with the chess library's image package. The
+// library is given the pieces only: it does not know Chess960 castling, and
+// a picture needs none.
+func drawSVG(w io.Writer, pos *fen.Position) error {
+	squares := make(map[chess.Square]chess.Piece)
+	for i, c := range pos.Board {
+		if p, ok := chessPieces[c]; ok {
+			squares[chess.NewSquare(chess.File(i%8), chess.Rank(i/8))] = p
+		}
+	}
+	board, err := chess.NewBoard(squares)
+	if err != nil {
+		return err
+	}
+	return image.SVG(w, board)
+}
+
+// writeFileAtomic writes a file through a temporary file in the same
+// directory, synced and then renamed over the target, so that a reader
+// never sees a half-written file and a failed write leaves the old one.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600; an image is for sharing.
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

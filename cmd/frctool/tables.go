@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/frctool/frctool/numbering"
+)
+
+func tablesCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "tables",
+		Usage:     "print the reference tables of the Chess960 numbering",
+		ArgsUsage: "[king|bishop|skeleton|fritz9]",
+		Description: exampleHelp(`Prints the tables of the numbering's seed documents, computed from the
+arithmetic and laid out as the seeds lay them out: the King's table and the
+Bishop's table (together they give any SP: the row at or below the number,
+then the remainder's bishops), Scharnagl's NQ-skeleton table and the Fritz9
+NQ-skeleton table. With no argument, all four.`,
+			"frctool tables king",
+			"frctool tables"),
+		Action: runTables,
+	}
+}
+
+// The tables by the names the command takes, in the order it prints them.
+var tablePrinters = []struct {
+	name  string
+	print func(io.Writer)
+}{
+	{"king", printKingTable},
+	{"bishop", printBishopTable},
+	{"skeleton", printSkeletonTable},
+	{"fritz9", printFritz9Table},
+}
+
+func runTables(_ context.Context, cmd *cli.Command) error {
+	w := cmd.Root().Writer
+	switch args := cmd.Args().Slice(); len(args) {
+	case 0:
+		for i, t := range tablePrinters {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			t.print(w)
+		}
+		return nil
+	case 1:
+		for _, t := range tablePrinters {
+			if t.name == args[0] {
+				t.print(w)
+				return nil
+			}
+		}
+		return usagef(cmd, "unknown table %q: want king, bishop, skeleton or fritz9", args[0])
+	default:
+		return usagef(cmd, "one table at a time, got %d arguments", len(args))
+	}
+}
+
+// columns lays cells out column by column, rows to a column, as the seed
+// documents print their long tables.
+func columns(w io.Writer, cells []string, rows int, gap string) {
+	width := 0
+	for _, c := range cells {
+		width = max(width, len(c))
+	}
+	for r := 0; r < rows; r++ {
+		var line strings.Builder
+		for i := r; i < len(cells); i += rows {
+			if i > r {
+				line.WriteString(gap)
+			}
+			fmt.Fprintf(&line, "%-*s", width, cells[i])
+		}
+		fmt.Fprintln(w, strings.TrimRight(line.String(), " "))
+	}
+}
+
+// printKingTable prints the 60 rows in three columns of 21, 21 and 18.
+func printKingTable(w io.Writer) {
+	fmt.Fprintln(w, "King's table (the SP with bishops on a1 and b1, then the other six pieces)")
+	var cells []string
+	for _, r := range numbering.KingTable() {
+		cells = append(cells, fmt.Sprintf("%3d %s", r.SP, r.Pieces))
+	}
+	columns(w, cells, 21, "   ")
+}
+
+func printBishopTable(w io.Writer) {
+	fmt.Fprintln(w, "Bishop's table (SP mod 16)")
+	fmt.Fprintln(w, "   abcdefgh")
+	for _, r := range numbering.BishopTable() {
+		fmt.Fprintf(w, "%2d %s\n", r.Code, r.Squares)
+	}
+}
+
+// printSkeletonTable prints the 60 skeletons in five columns of twelve: a
+// column holds two N5N knight placements, six queen squares each.
+func printSkeletonTable(w io.Writer) {
+	fmt.Fprintln(w, "Scharnagl's NQ-skeleton table (SP = entry + bishop code)")
+	var cells []string
+	for _, e := range numbering.SkeletonTable() {
+		cells = append(cells, fmt.Sprintf("%3d %s", e.Number, e.Skeleton))
+	}
+	columns(w, cells, 12, "   ")
+}
+
+// printFritz9Table prints the 60 skeletons in four columns of fifteen, one
+// column per queen's place among the four squares the knights leave.
+func printFritz9Table(w io.Writer) {
+	fmt.Fprintln(w, "Fritz9 NQ-skeleton table (Fritz9 number = entry + bishop code)")
+	var cells []string
+	for _, e := range numbering.Fritz9SkeletonTable() {
+		cells = append(cells, fmt.Sprintf("%3d %s", e.Number, e.Skeleton))
+	}
+	columns(w, cells, 15, "   ")
+}
