@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/corentings/chess/v2"
@@ -14,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/startpos"
 )
@@ -53,7 +52,7 @@ func runShow(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if file := cmd.String("svg"); file != "" {
-		if err := writeFileAtomic(file, func(w io.Writer) error { return drawSVG(w, &pos) }); err != nil {
+		if err := writeSVGFile(file, &pos); err != nil {
 			return fmt.Errorf("--svg: %w", err)
 		}
 	}
@@ -141,36 +140,22 @@ func drawSVG(w io.Writer, pos *fen.Position) error {
 	return image.SVG(w, board)
 }
 
-// writeFileAtomic writes a file through a temporary file in the same
-// directory, synced and then renamed over the target, so that a reader
-// never sees a half-written file and a failed write leaves the old one.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+// writeSVGFile draws the board into path through the project's atomic file
+// (a temporary file beside it, synced, then renamed over it), so that a
+// reader never sees a half-written image and a failure leaves the old one.
+func writeSVGFile(path string, pos *fen.Position) error {
+	f, err := stream.NewAtomicFile(path, 0)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
+	w := bufio.NewWriter(f)
+	if err := drawSVG(w, pos); err != nil {
+		f.Abort()
 		return err
 	}
-	if err := bw.Flush(); err != nil {
+	if err := w.Flush(); err != nil {
+		f.Abort()
 		return err
 	}
-	// CreateTemp makes the file 0600; an image is for sharing.
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return f.Commit()
 }

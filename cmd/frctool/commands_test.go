@@ -1,0 +1,493 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCase is one call of frctool through run, with its expected results.
+type runCase struct {
+	name     string
+	args     []string // after "frctool"
+	stdin    string
+	stdout   string
+	stderr   string // exact, unless errHas is set
+	errHas   string // stderr must contain this instead
+	exitCode int
+}
+
+func (tc runCase) check(t *testing.T) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{"frctool"}, tc.args...), strings.NewReader(tc.stdin), &stdout, &stderr)
+	if code != tc.exitCode {
+		t.Errorf("exit status %d, want %d\nstderr: %s", code, tc.exitCode, stderr.String())
+	}
+	if got := stdout.String(); got != tc.stdout {
+		t.Errorf("stdout:\n%s\nwant:\n%s", got, tc.stdout)
+	}
+	switch got := stderr.String(); {
+	case tc.errHas != "":
+		if !strings.Contains(got, tc.errHas) {
+			t.Errorf("stderr %q does not contain %q", got, tc.errHas)
+		}
+	case got != tc.stderr:
+		t.Errorf("stderr:\n%s\nwant:\n%s", got, tc.stderr)
+	}
+}
+
+func runCases(t *testing.T, cases []runCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, tc.check)
+	}
+}
+
+const (
+	fenSP0      = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+	fenStandard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	fenDFRC     = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	fenGame     = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+	fenBroken   = "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+)
+
+func TestIdentify(t *testing.T) {
+	runCases(t, []runCase{
+		{
+			name:   "arguments, text",
+			args:   []string{"identify", "RNBQKBNR", fenSP0, "tsldklst"},
+			stdout: "SP 518  Fritz9 359  RNBQKBNR\nSP 0  Fritz9 81  BBQNNRKR\nSP 518  Fritz9 359  RNBQKBNR\n",
+		},
+		{
+			name:   "DFRC and a game in progress, text",
+			args:   []string{"identify", fenDFRC, fenGame},
+			stdout: "DFRC  White SP 518 RNBQKBNR  Black SP 0 BBQNNRKR\nnot a Chess960 start position: rank 4 is not empty  White SP 518 RNBQKBNR  Black SP 518 RNBQKBNR\n",
+		},
+		{
+			name:     "bad argument keeps its empty row",
+			args:     []string{"identify", "RNBQKBNR", "RNBQKBNRX", "BBQNNRKR"},
+			stdout:   "SP 518  Fritz9 359  RNBQKBNR\n\nSP 0  Fritz9 81  BBQNNRKR\n",
+			stderr:   "frctool: argument:2: back rank \"RNBQKBNRX\": a back rank has 8 squares (got 9)\n",
+			exitCode: 1,
+		},
+		{
+			name:     "stdin skips blank and comment lines and names the line",
+			args:     []string{"identify"},
+			stdin:    "# positions\n\n" + fenStandard + "\n  \n" + fenBroken + "\nRKRNNQBB\n",
+			stdout:   "SP 518  Fritz9 359  RNBQKBNR\n\nSP 959  Fritz9 928  RKRNNQBB\n",
+			errHas:   "frctool: stdin:5: fen: placement",
+			exitCode: 1,
+		},
+		{
+			name:  "csv golden",
+			args:  []string{"identify", "--format", "csv"},
+			stdin: "RNBQKBNR\n" + fenDFRC + "\n" + fenGame + "\nRNBQKBRR\n" + `x,"y` + "\n",
+			stdout: `input,sp,fritz9,white_sp,black_sp,rank,error
+RNBQKBNR,518,359,518,518,RNBQKBNR,
+bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,,,518,0,RNBQKBNR,
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,,,518,518,RNBQKBNR,not a Chess960 start position: rank 4 is not empty
+RNBQKBRR,,,,,,"back rank ""RNBQKBRR"": a back rank holds 2 rooks, 2 knights, 2 bishops, 1 queen and 1 king (3 rooks, 1 knight)"
+"x,""y",,,,,,"back rank ""x,\""y"": a back rank has 8 squares (got 4)"
+`,
+			errHas:   "frctool: stdin:5: back rank",
+			exitCode: 1,
+		},
+		{
+			name:  "json golden",
+			args:  []string{"identify", "--format", "json", "BBQNNRKR", fenDFRC, "RNBQKBN"},
+			stdout: `{"input":"BBQNNRKR","sp":0,"fritz9":81,"white_sp":0,"black_sp":0,"rank":"BBQNNRKR","error":null}
+{"input":"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","sp":null,"fritz9":null,"white_sp":518,"black_sp":0,"rank":"RNBQKBNR","error":null}
+{"input":"RNBQKBN","sp":null,"fritz9":null,"white_sp":null,"black_sp":null,"rank":null,"error":"back rank \"RNBQKBN\": a back rank has 8 squares (got 7)"}
+`,
+			stderr:   "frctool: argument:3: back rank \"RNBQKBN\": a back rank has 8 squares (got 7)\n",
+			exitCode: 1,
+		},
+		{
+			name:     "unknown format is a usage error",
+			args:     []string{"identify", "--format", "xml", "RNBQKBNR"},
+			stderr:   "frctool: --format \"xml\": want one of text, csv, json\nRun 'frctool identify --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "unknown flag is a usage error",
+			args:     []string{"identify", "--sp", "RNBQKBNR"},
+			errHas:   "flag provided but not defined",
+			exitCode: 2,
+		},
+		{
+			name:   "empty stdin, csv: the header alone",
+			args:   []string{"identify", "--format", "csv"},
+			stdout: "input,sp,fritz9,white_sp,black_sp,rank,error\n",
+		},
+	})
+}
+
+// TestIdentifyJSONTypes decodes the JSON rows: numbers must be numbers and
+// absent values null, not strings.
+func TestIdentifyJSONTypes(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), []string{"frctool", "identify", "--format", "json", fenStandard, fenDFRC}, nil, &stdout, &stderr)
+	for i, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var row map[string]any
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+		for _, k := range []string{"input", "sp", "fritz9", "white_sp", "black_sp", "rank", "error"} {
+			if _, ok := row[k]; !ok {
+				t.Errorf("row %d has no %q", i, k)
+			}
+		}
+		if _, ok := row["white_sp"].(float64); !ok {
+			t.Errorf("row %d: white_sp %#v is not a number", i, row["white_sp"])
+		}
+	}
+}
+
+func TestConvert(t *testing.T) {
+	runCases(t, []runCase{
+		{
+			name:   "fritz9 to scharnagl, arguments",
+			args:   []string{"convert", "--from", "fritz9", "--to", "scharnagl", "359", "81", "928", "518"},
+			stdout: "518\n0\n959\n261\n",
+		},
+		{
+			name:   "scharnagl 960 is 0",
+			args:   []string{"convert", "--from", "scharnagl", "--to", "rank", "960", "0", "518"},
+			stdout: "BBQNNRKR\nBBQNNRKR\nRNBQKBNR\n",
+		},
+		{
+			name:   "rank to fen and shredder-fen",
+			args:   []string{"convert", "--from", "rank", "--to", "shredder-fen", "BBQNNRKR", "tsldklst"},
+			stdout: fenSP0 + "\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\n",
+		},
+		{
+			name:   "fen in any castling style to fritz9",
+			args:   []string{"convert", "--from", "fen", "--to", "fritz9"},
+			stdin:  fenSP0 + "\n" + fenStandard + "\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 3 7\n",
+			stdout: "81\n359\n359\n",
+		},
+		{
+			name:     "stdin with bad lines: rows stay aligned",
+			args:     []string{"convert", "--from", "fritz9", "--to", "scharnagl"},
+			stdin:    "# Fritz9 numbers\n359\n\n0\nabc\n81\n",
+			stdout:   "518\n\n\n0\n",
+			stderr:   "frctool: stdin:4: Fritz9 number 0: number out of range (1..960)\nfrctool: stdin:5: \"abc\" is not a Fritz9 number (1..960)\n",
+			exitCode: 1,
+		},
+		{
+			name:     "a DFRC FEN has no single number",
+			args:     []string{"convert", "--from", "fen", "--to", "scharnagl", fenDFRC, fenGame},
+			stdout:   "\n\n",
+			stderr:   "frctool: argument:1: a DFRC start position (White SP 518, Black SP 0) has no single number\nfrctool: argument:2: not a Chess960 start position: rank 4 is not empty\n",
+			exitCode: 1,
+		},
+		{
+			name:     "csv",
+			args:     []string{"convert", "--from", "scharnagl", "--to", "fen", "--format", "csv", "518", "961"},
+			stdout:   "input,output\n518," + fenStandard + "\n961,\n",
+			stderr:   "frctool: argument:2: SP 961: number out of range (Scharnagl numbers are 0..959, or 960 for 0)\n",
+			exitCode: 1,
+		},
+		{
+			name:     "missing --from",
+			args:     []string{"convert", "--to", "rank", "518"},
+			stderr:   "frctool: --from is required: one of scharnagl, fritz9, rank, fen\nRun 'frctool convert --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "shredder-fen is output only",
+			args:     []string{"convert", "--from", "shredder-fen", "--to", "rank"},
+			errHas:   `--from "shredder-fen": want one of scharnagl, fritz9, rank, fen`,
+			exitCode: 2,
+		},
+		{
+			name:     "bad --format",
+			args:     []string{"convert", "--from", "rank", "--to", "fen", "--format", "json"},
+			errHas:   `--format "json": want one of text, csv`,
+			exitCode: 2,
+		},
+	})
+}
+
+func TestTables(t *testing.T) {
+	runCases(t, []runCase{
+		{
+			name: "bishop",
+			args: []string{"tables", "bishop"},
+			stdout: `Bishop's table (SP mod 16)
+   abcdefgh
+ 0 BB------
+ 1 B--B----
+ 2 B----B--
+ 3 B------B
+ 4 -BB-----
+ 5 --BB----
+ 6 --B--B--
+ 7 --B----B
+ 8 -B--B---
+ 9 ---BB---
+10 ----BB--
+11 ----B--B
+12 -B----B-
+13 ---B--B-
+14 -----BB-
+15 ------BB
+`,
+		},
+		{
+			name:     "unknown table",
+			args:     []string{"tables", "queen"},
+			errHas:   `unknown table "queen"`,
+			exitCode: 2,
+		},
+		{
+			name:     "two tables",
+			args:     []string{"tables", "king", "bishop"},
+			errHas:   "one table at a time",
+			exitCode: 2,
+		},
+	})
+
+	// The long tables: their layout and a few entries the seed shows.
+	for _, tc := range []struct {
+		table string
+		lines int // heading + rows
+		has   []string
+	}{
+		{"king", 1 + 21, []string{"  0 QNNRKR   336 NRKQRN   672 QRKNNR\n", "320 NRQKRN   656 RNKRNQ\n", "512 RNQKNR"}},
+		{"skeleton", 1 + 12, []string{"  0 QNN---   192 QN--N-   384 Q-NN--   576 Q-N--N   768 Q--N-N\n", "288 QN---N", "512 -NQ-N-"}},
+		{"fritz9", 1 + 15, []string{"  1 NNQ---   241 NN-Q--   481 NN--Q-   721 NN---Q\n", "353 -NQ-N-", "945 ---QNN\n"}},
+	} {
+		t.Run(tc.table, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), []string{"frctool", "tables", tc.table}, nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			out := stdout.String()
+			if n := strings.Count(out, "\n"); n != tc.lines {
+				t.Errorf("%d lines, want %d:\n%s", n, tc.lines, out)
+			}
+			for _, s := range tc.has {
+				if !strings.Contains(out, s) {
+					t.Errorf("no %q in:\n%s", s, out)
+				}
+			}
+		})
+	}
+
+	// With no argument: all four, separated by blank lines.
+	var all bytes.Buffer
+	run(context.Background(), []string{"frctool", "tables"}, nil, &all, &all)
+	for _, heading := range []string{"King's table", "\n\nBishop's table", "\n\nScharnagl's NQ-skeleton table", "\n\nFritz9 NQ-skeleton table"} {
+		if !strings.Contains(all.String(), heading) {
+			t.Errorf("tables without argument: no %q", heading)
+		}
+	}
+}
+
+func TestRandom(t *testing.T) {
+	runCases(t, []runCase{
+		{
+			// The draw for a seed is fixed by math/rand/v2's PCG, whose
+			// output the Go project keeps stable.
+			name:   "seeded text",
+			args:   []string{"random", "--seed", "7", "--count", "3"},
+			stdout: "SP 879  Fritz9 240  QRKRNNBB\nSP 582  Fritz9 183  QRBNKBRN\nSP 778  Fritz9 219  QRKNBBRN\n",
+		},
+		{
+			name:   "seeded csv",
+			args:   []string{"random", "--seed", "7", "--count", "2", "--format", "csv"},
+			stdout: "sp,fritz9,rank\n879,240,QRKRNNBB\n582,183,QRBNKBRN\n",
+		},
+		{
+			name:   "seeded fen",
+			args:   []string{"random", "--seed", "7", "--format", "fen"},
+			stdout: "qrkrnnbb/pppppppp/8/8/8/8/PPPPPPPP/QRKRNNBB w KQkq - 0 1\n",
+		},
+		{
+			name:     "count 0",
+			args:     []string{"random", "--count", "0"},
+			errHas:   "--count 0: want 1 or more",
+			exitCode: 2,
+		},
+		{
+			name:     "seed not a number",
+			args:     []string{"random", "--seed", "abc"},
+			errHas:   "invalid value",
+			exitCode: 2,
+		},
+	})
+}
+
+// TestRandomUniform draws many positions from crypto/rand and checks that
+// all 960 occur with plausible frequencies.
+func TestRandomUniform(t *testing.T) {
+	const draws = 96000 // 100 per position on average
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"frctool", "random", "--count", "96000", "--format", "csv"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	counts := map[string]int{}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")[1:]
+	for _, l := range lines {
+		sp, _, _ := strings.Cut(l, ",")
+		counts[sp]++
+	}
+	if len(lines) != draws || len(counts) != 960 {
+		t.Fatalf("%d draws over %d positions, want %d over 960", len(lines), len(counts), draws)
+	}
+	// Each count is binomial with mean 100 and sd about 10: 50 and 150 are
+	// five standard deviations away.
+	for sp, n := range counts {
+		if n < 50 || n > 150 {
+			t.Errorf("SP %s drawn %d times in %d, expected about 100", sp, n, draws)
+		}
+	}
+}
+
+func TestShow(t *testing.T) {
+	const diagram518 = `SP 518  Fritz9 359  RNBQKBNR
+
+8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜
+7 ♟ ♟ ♟ ♟ ♟ ♟ ♟ ♟
+6 · · · · · · · ·
+5 · · · · · · · ·
+4 · · · · · · · ·
+3 · · · · · · · ·
+2 ♙ ♙ ♙ ♙ ♙ ♙ ♙ ♙
+1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖
+  a b c d e f g h
+
+X-FEN:        rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+Shredder-FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1
+`
+	runCases(t, []runCase{
+		{name: "number", args: []string{"show", "518"}, stdout: diagram518},
+		{name: "German rank", args: []string{"show", "TSLDKLST"}, stdout: diagram518},
+		{name: "FEN", args: []string{"show", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 1"}, stdout: diagram518},
+		{
+			name: "DFRC",
+			args: []string{"show", fenDFRC},
+			stdout: `DFRC  White SP 518 RNBQKBNR  Black SP 0 BBQNNRKR
+
+8 ♝ ♝ ♛ ♞ ♞ ♜ ♚ ♜
+7 ♟ ♟ ♟ ♟ ♟ ♟ ♟ ♟
+6 · · · · · · · ·
+5 · · · · · · · ·
+4 · · · · · · · ·
+3 · · · · · · · ·
+2 ♙ ♙ ♙ ♙ ♙ ♙ ♙ ♙
+1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖
+  a b c d e f g h
+
+X-FEN:        bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+Shredder-FEN: bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAhf - 0 1
+`,
+		},
+		{name: "960 is SP 0", args: []string{"show", "960"}, stdout: showOf(t, "0")},
+		{name: "out of range", args: []string{"show", "961"}, errHas: "SP 961: number out of range", exitCode: 1},
+		{name: "game in progress", args: []string{"show", fenGame}, errHas: "not a Chess960 start position", exitCode: 1},
+		{name: "no argument", args: []string{"show"}, errHas: "want one start position", exitCode: 2},
+		{name: "two arguments", args: []string{"show", "1", "2"}, errHas: "got 2 arguments", exitCode: 2},
+	})
+}
+
+// showOf returns show's output for arg.
+func showOf(t *testing.T, arg string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"frctool", "show", arg}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("show %s: exit %d: %s", arg, code, stderr.String())
+	}
+	return stdout.String()
+}
+
+func TestShowSVG(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "sp0.svg")
+	if err := os.WriteFile(file, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"frctool", "show", "--svg", file, "BBQNNRKR"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("<?xml")) || !bytes.Contains(data, []byte("<svg")) || !bytes.HasSuffix(bytes.TrimSpace(data), []byte("</svg>")) {
+		t.Errorf("%s is not a complete SVG document: %.80q...", file, data)
+	}
+	// 32 pieces are drawn, each as an embedded SVG image of its own.
+	if n := bytes.Count(data, []byte("viewBox=")); n != 32 {
+		t.Errorf("%d pieces drawn, want 32", n)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the directory holds %d entries, want the SVG alone (no temporary file left)", len(entries))
+	}
+	if !strings.HasPrefix(stdout.String(), "SP 0  Fritz9 81  BBQNNRKR\n") {
+		t.Errorf("stdout starts %q", stdout.String())
+	}
+
+	// An unwritable destination fails with status 1.
+	stdout.Reset()
+	stderr.Reset()
+	code := run(context.Background(), []string{"frctool", "show", "--svg", filepath.Join(dir, "no", "such", "dir.svg"), "518"}, nil, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "frctool: --svg:") {
+		t.Errorf("exit %d, stderr %q; want 1 and an --svg error", code, stderr.String())
+	}
+}
+
+// TestHelpShowsExample checks the contract that every command's --help
+// shows an example.
+func TestHelpShowsExample(t *testing.T) {
+	for _, c := range commands() {
+		t.Run(c.Name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), []string{"frctool", c.Name, "--help"}, nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "Example") || !strings.Contains(stdout.String(), "frctool "+c.Name) {
+				t.Errorf("--help shows no example:\n%s", stdout.String())
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"frctool", "--version"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if got, want := stdout.String(), "frctool version "+versionString()+"\n"; got != want || versionString() == "" {
+		t.Errorf("--version printed %q, want %q", got, want)
+	}
+}
+
+// TestPositionsFixture runs the README's first command on the shipped
+// fixture: every line is readable, so it must exit 0 with one row per line.
+func TestPositionsFixture(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join("..", "..", "testdata", "positions.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := 0
+	for _, l := range strings.Split(string(in), "\n") {
+		if l = strings.TrimSpace(l); l != "" && l[0] != '#' {
+			items++
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"frctool", "identify", "--format", "csv"}, bytes.NewReader(in), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if rows := strings.Count(stdout.String(), "\n"); rows != items+1 {
+		t.Errorf("%d rows for %d positions plus the header", rows, items)
+	}
+}
