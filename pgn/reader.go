@@ -242,18 +242,26 @@ func (r *Reader) fill() {
 		r.start = 0
 		r.buf = nb
 	}
-	for tries := 0; tries < 100; tries++ {
+	// Read at least as much as the game holds so far, so that a huge line
+	// arriving in small reads is rescanned a logarithmic number of times,
+	// not once per read; small games still go on after one read.
+	want := max(r.end-r.start, 1)
+	got, empty := 0, 0
+	for got < want && r.end < len(r.buf) {
 		n, err := r.src.Read(r.buf[r.end:])
 		r.end += n
+		got += n
 		if err != nil {
 			r.err = err
 			return
 		}
-		if n > 0 {
-			return
+		if n == 0 {
+			if empty++; empty == 100 {
+				r.err = io.ErrNoProgress
+				return
+			}
 		}
 	}
-	r.err = io.ErrNoProgress
 }
 
 // setMeta fills in what the Reader knows of the game about to be emitted.
@@ -313,10 +321,19 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem) {
 		if i := bytes.IndexByte(raw, 0); i >= 0 {
 			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
 		}
-		if mt := raw[g.movetext:]; len(mt) > 0 && !hasResult(mt) && hasMoves(mt) {
+		if mt := raw[g.movetext:]; len(mt) > 0 && !hasResult(mt) && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
 			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(lastNonSpace(raw)), Err: ErrNoResult})
 		}
 	}
+}
+
+func reported(problems []*ParseError, err error) bool {
+	for _, p := range problems {
+		if errors.Is(p, err) {
+			return true
+		}
+	}
+	return false
 }
 
 // advance moves past the game of n bytes just emitted.

@@ -1,0 +1,94 @@
+package pgn
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestAppendEdited(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		edits []Edit
+		want  string
+	}{
+		{
+			"insert after FEN",
+			"[Event \"x\"]\n[FEN \"f\"]\n[Site \"y\"]\n\n*\n",
+			[]Edit{{Name: "Chess960", Value: "518", After: "FEN"}, {Name: "Chess960Fritz9", Value: "359", After: "FEN"}},
+			"[Event \"x\"]\n[FEN \"f\"]\n[Chess960 \"518\"]\n[Chess960Fritz9 \"359\"]\n[Site \"y\"]\n\n*\n",
+		},
+		{
+			"insert at the end without FEN",
+			"[Event \"x\"]\n[Site \"y\"]\n\n*\n",
+			[]Edit{{Name: "Chess960", Value: "518", After: "FEN"}},
+			"[Event \"x\"]\n[Site \"y\"]\n[Chess960 \"518\"]\n\n*\n",
+		},
+		{
+			"replace where it stands",
+			"[Chess960 \"1\"]\n[FEN \"f\"]\n\n*\n",
+			[]Edit{{Name: "Chess960", Value: "518", After: "FEN"}},
+			"[Chess960 \"518\"]\n[FEN \"f\"]\n\n*\n",
+		},
+		{
+			"CRLF game gets CRLF lines",
+			"[Event \"x\"]\r\n[FEN \"f\"]\r\n\r\n*\r\n",
+			[]Edit{{Name: "Chess960", Value: "0", After: "FEN"}},
+			"[Event \"x\"]\r\n[FEN \"f\"]\r\n[Chess960 \"0\"]\r\n\r\n*\r\n",
+		},
+		{
+			"remove a stale tag line",
+			"[Event \"x\"]\n[Chess960 \"5\"]\n[Chess960Fritz9 \"7\"]\n\n*\n",
+			[]Edit{{Name: "Chess960", Remove: true}, {Name: "Chess960Fritz9", Remove: true}},
+			"[Event \"x\"]\n\n*\n",
+		},
+		{
+			"remove a tag sharing its line",
+			"[Event \"x\"] [Chess960 \"5\"]\n\n*\n",
+			[]Edit{{Name: "Chess960", Remove: true}},
+			"[Event \"x\"] \n\n*\n",
+		},
+		{
+			"header-only game at the end of the input",
+			"[Event \"x\"]",
+			[]Edit{{Name: "Chess960", Value: "518"}},
+			"[Event \"x\"]\n[Chess960 \"518\"]",
+		},
+		{
+			"value escaped",
+			"[Event \"x\"]\n\n*\n",
+			[]Edit{{Name: "Annotator", Value: `a "b" \c`}},
+			"[Event \"x\"]\n[Annotator \"a \\\"b\\\" \\\\c\"]\n\n*\n",
+		},
+		{
+			"no tag section: unchanged",
+			"1. e4 *\n",
+			[]Edit{{Name: "Chess960", Value: "518"}},
+			"1. e4 *\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := firstGame(t, tt.input)
+			got := string(g.AppendEdited([]byte("prefix|"), tt.edits...))
+			if got != "prefix|"+tt.want {
+				t.Errorf("got\n%q\nwant\n%q", got, "prefix|"+tt.want)
+			}
+			// Applying the same edits again changes nothing.
+			again := firstGame(t, tt.want)
+			if got2 := string(again.AppendEdited(nil, tt.edits...)); got2 != tt.want && strings.Contains(tt.input, "[") {
+				t.Errorf("not idempotent:\n%q\n%q", got2, tt.want)
+			}
+		})
+	}
+}
+
+func TestTagLookup(t *testing.T) {
+	g := firstGame(t, "[Event \"x\"]\n[FEN \"a\"]\n[FEN \"b\"]\n\n*\n")
+	if v, ok := g.Tag("FEN"); !ok || string(v) != "a" {
+		t.Errorf("Tag(FEN) = %q %v, want the first", v, ok)
+	}
+	if _, ok := g.Tag("Round"); ok {
+		t.Error("found a tag that is not there")
+	}
+}

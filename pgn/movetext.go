@@ -1,0 +1,388 @@
+package pgn
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// TokenKind is the kind of a movetext token.
+type TokenKind uint8
+
+// The kinds of movetext tokens.
+const (
+	// TokenInvalid is text that is no PGN token: stray punctuation, a ')'
+	// with no '(' open, "[%clk ...]" outside a comment, a '$' without
+	// digits. Readers usually skip it.
+	TokenInvalid TokenKind = iota
+	// TokenMoveNumber is a move number indication: "12.", "12...", "12",
+	// or a lone "..." continuation.
+	TokenMoveNumber
+	// TokenMove is a move in SAN or what looks like one (it holds a
+	// letter, or is castling with zeros, or the null move "--"). Check and
+	// mate marks stay with the move; trailing "!", "?" glyphs become a
+	// separate TokenNAG.
+	TokenMove
+	// TokenNAG is a numeric annotation glyph "$14" or a symbolic one:
+	// "!", "?", "!!", "??", "!?", "?!", and symbols such as "+-", "=",
+	// "±" written on their own.
+	TokenNAG
+	// TokenComment is a brace comment, braces included. A comment left
+	// open runs to the end of the movetext and has no closing brace.
+	TokenComment
+	// TokenLineComment is a ';' comment, to the end of its line (the
+	// line ending not included).
+	TokenLineComment
+	// TokenOpenVariation is '('.
+	TokenOpenVariation
+	// TokenCloseVariation is ')'.
+	TokenCloseVariation
+	// TokenEscape is a '%' escape line, to the end of the line.
+	TokenEscape
+	// TokenResult is a game termination marker: "1-0", "0-1", "1/2-1/2"
+	// or "*".
+	TokenResult
+)
+
+var tokenKindNames = [...]string{
+	TokenInvalid:        "invalid",
+	TokenMoveNumber:     "move-number",
+	TokenMove:           "move",
+	TokenNAG:            "nag",
+	TokenComment:        "comment",
+	TokenLineComment:    "line-comment",
+	TokenOpenVariation:  "open-variation",
+	TokenCloseVariation: "close-variation",
+	TokenEscape:         "escape",
+	TokenResult:         "result",
+}
+
+func (k TokenKind) String() string {
+	if int(k) < len(tokenKindNames) {
+		return tokenKindNames[k]
+	}
+	return "TokenKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Token is one token of a movetext.
+type Token struct {
+	Kind TokenKind
+	// Text is the token's bytes, a slice of the scanned movetext: valid as
+	// long as the movetext is, and not to be modified.
+	Text []byte
+	// Offset is the offset of Text in the scanned movetext.
+	Offset int
+	// Line is the line of the token's first byte, counted from the first
+	// line given to Reset.
+	Line int
+	// Depth is the variation nesting level: 0 in the main line, 1 inside
+	// one pair of parentheses, and so on. A '(' and its ')' carry the
+	// level of the variation they enclose, so the main line is exactly
+	// the tokens of Depth 0.
+	Depth int
+}
+
+// MovetextScanner splits a game's movetext into tokens, in the manner of
+// bufio.Scanner:
+//
+//	var s pgn.MovetextScanner
+//	s.Reset(g.Movetext(), 1)
+//	for s.Next() {
+//		tok := s.Token()
+//		...
+//	}
+//
+// It never fails and never allocates: whatever is not a token comes back
+// as TokenInvalid, and every token's Text points into the movetext. The
+// zero value scans nothing until Reset.
+type MovetextScanner struct {
+	buf   []byte
+	pos   int // next byte to examine
+	bol   bool
+	depth int
+
+	kind  TokenKind
+	start int
+	end   int
+	tdep  int
+
+	// Lines are counted lazily, when Token is called, so that callers
+	// that never ask for lines (CountPlies) never count newlines.
+	line    int
+	lineOff int
+
+	// pendingNAG is the offset of glyphs ("!?") that followed a move
+	// without a blank, to be returned as the next token; -1 when none.
+	pendingNAG int
+	pendingEnd int
+}
+
+// NewMovetextScanner returns a scanner over movetext whose first line is
+// line 1.
+func NewMovetextScanner(movetext []byte) *MovetextScanner {
+	s := new(MovetextScanner)
+	s.Reset(movetext, 1)
+	return s
+}
+
+// Reset makes s scan movetext from its beginning, numbering lines from
+// firstLine (the input line the movetext starts on, for messages that
+// name input lines; see Game.MovetextLine).
+func (s *MovetextScanner) Reset(movetext []byte, firstLine int) {
+	*s = MovetextScanner{buf: movetext, bol: true, line: firstLine, pendingNAG: -1}
+	if bytes.HasPrefix(movetext, bom) {
+		s.pos = len(bom)
+	}
+}
+
+// MovetextLine returns the input line on which the game's movetext starts.
+func (g *Game) MovetextLine() int {
+	return g.Line + bytes.Count(g.Raw[:len(g.Raw)-len(g.Movetext())], nl)
+}
+
+// Token returns the token found by the last call to Next.
+func (s *MovetextScanner) Token() Token {
+	if s.lineOff < s.start {
+		s.line += bytes.Count(s.buf[s.lineOff:s.start], nl)
+		s.lineOff = s.start
+	}
+	return Token{Kind: s.kind, Text: s.buf[s.start:s.end], Offset: s.start, Line: s.line, Depth: s.tdep}
+}
+
+// Kind returns the kind of the token found by the last call to Next; it is
+// cheaper than Token when only the kind matters.
+func (s *MovetextScanner) Kind() TokenKind { return s.kind }
+
+// Depth returns the variation depth of the token found by the last call
+// to Next (see Token.Depth).
+func (s *MovetextScanner) Depth() int { return s.tdep }
+
+// Next advances to the next token and reports whether there is one.
+func (s *MovetextScanner) Next() bool {
+	if s.pendingNAG >= 0 {
+		s.set(TokenNAG, s.pendingNAG, s.pendingEnd)
+		s.pendingNAG = -1
+		return true
+	}
+	b := s.buf
+	i := s.pos
+	// Skip blanks, remembering whether the next token starts a line:
+	// only then is '%' an escape.
+	for i < len(b) {
+		c := b[i]
+		if c == '\n' {
+			s.bol = true
+		} else if c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' && c != 0x1a {
+			break
+		}
+		i++
+	}
+	if i >= len(b) {
+		s.pos = i
+		return false
+	}
+	bol := s.bol
+	s.bol = false
+	switch c := b[i]; c {
+	case '{':
+		end := len(b)
+		if k := bytes.IndexByte(b[i+1:], '}'); k >= 0 {
+			end = i + 1 + k + 1
+		}
+		s.set(TokenComment, i, end)
+	case ';':
+		s.set(TokenLineComment, i, lineEnd(b, i))
+	case '%':
+		if bol {
+			s.set(TokenEscape, i, lineEnd(b, i))
+		} else {
+			s.set(TokenInvalid, i, i+1)
+		}
+	case '(':
+		s.depth++
+		s.set(TokenOpenVariation, i, i+1)
+	case ')':
+		if s.depth == 0 {
+			s.set(TokenInvalid, i, i+1)
+			break
+		}
+		s.set(TokenCloseVariation, i, i+1)
+		s.depth--
+	case '$':
+		j := i + 1
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j == i+1 {
+			s.set(TokenInvalid, i, j)
+		} else {
+			s.set(TokenNAG, i, j)
+		}
+	case '}':
+		s.set(TokenInvalid, i, i+1)
+	default:
+		s.word(i)
+	}
+	return true
+}
+
+// set records the current token and moves past it. The depth of ')' was
+// taken before it closed its variation, so that it matches its '('.
+func (s *MovetextScanner) set(k TokenKind, start, end int) {
+	s.kind, s.start, s.end, s.tdep = k, start, end, s.depth
+	s.pos = end
+}
+
+// wordEnd tells which bytes end a word: blanks and the bytes that start
+// tokens of their own.
+var wordEnd = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n\f\v\x1a{}();$") {
+		t[c] = true
+	}
+	return t
+}()
+
+// word classifies the word starting at b[i].
+func (s *MovetextScanner) word(i int) {
+	b := s.buf
+	j := i
+	for j < len(b) && !wordEnd[b[j]] {
+		j++
+	}
+	w := b[i:j]
+	// A move number, possibly glued to the move: "12.", "12...e5".
+	if d := leadingDigits(w); d > 0 || w[0] == '.' {
+		dots := d
+		for dots < len(w) && w[dots] == '.' {
+			dots++
+		}
+		if dots == len(w) || dots > d {
+			s.set(TokenMoveNumber, i, i+dots)
+			return
+		}
+	}
+	switch {
+	case isResult(w):
+		s.set(TokenResult, i, j)
+	case isMoveWord(w):
+		// Glyphs glued to the move: "Nf3!?" is "Nf3" and "!?".
+		k := len(w)
+		for k > 0 && (w[k-1] == '!' || w[k-1] == '?') {
+			k--
+		}
+		if k > 0 && k < len(w) {
+			s.set(TokenMove, i, i+k)
+			s.pendingNAG, s.pendingEnd = i+k, j
+			return
+		}
+		s.set(TokenMove, i, j)
+	case isGlyph(w):
+		s.set(TokenNAG, i, j)
+	default:
+		s.set(TokenInvalid, i, j)
+	}
+}
+
+func leadingDigits(w []byte) int {
+	n := 0
+	for n < len(w) && w[n] >= '0' && w[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+func isResult(w []byte) bool {
+	switch string(w) {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		return true
+	}
+	return false
+}
+
+// isMoveWord reports whether w looks like a move: it holds a letter (SAN,
+// "Z0", figurine notation with file letters), is castling written with
+// zeros, or is the null move "--".
+func isMoveWord(w []byte) bool {
+	switch string(bytes.TrimRight(w, "+#!?")) {
+	case "0-0", "0-0-0", "--":
+		return true
+	}
+	for _, c := range w {
+		if isLetter(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGlyph reports whether w is made of annotation symbols only: ASCII
+// "!?+-=/" and any non-ASCII bytes (±, ∓, ∞, ⩲ and the like).
+func isGlyph(w []byte) bool {
+	for _, c := range w {
+		switch {
+		case c == '!' || c == '?' || c == '+' || c == '-' || c == '=' || c == '/' || c >= 0x80:
+		default:
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+// lineEnd returns the offset of the line ending of the line holding b[i]
+// ("\r\n" or "\n"), or len(b).
+func lineEnd(b []byte, i int) int {
+	k := bytes.IndexByte(b[i:], '\n')
+	if k < 0 {
+		return len(b)
+	}
+	k += i
+	if k > i && b[k-1] == '\r' {
+		k--
+	}
+	return k
+}
+
+// CountPlies counts the moves of the main line of a movetext: moves inside
+// variations, comments, NAGs, move numbers, escape lines and the result
+// are not moves. Null moves ("--", "Z0") count, since they take a turn.
+func CountPlies(movetext []byte) int {
+	var s MovetextScanner
+	s.Reset(movetext, 1)
+	n := 0
+	for s.Next() {
+		if s.kind == TokenMove && s.tdep == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Termination returns the game termination marker that ends movetext
+// ("1-0", "0-1", "1/2-1/2" or "*"), looking back past blanks and comments
+// as a reader of the export format would, and its offset in movetext. It
+// returns nil and -1 when the movetext does not end with one.
+func Termination(movetext []byte) (marker []byte, offset int) {
+	b := movetext
+	for {
+		b = bytes.TrimRight(b, " \t\r\n\f\v\x1a")
+		if len(b) == 0 {
+			return nil, -1
+		}
+		if b[len(b)-1] == '}' {
+			k := bytes.LastIndexByte(b, '{')
+			if k < 0 {
+				return nil, -1
+			}
+			b = b[:k]
+			continue
+		}
+		for _, r := range results {
+			if bytes.HasSuffix(b, r) {
+				before := len(b) - len(r)
+				if before == 0 || isTokenEnd(b[before-1]) {
+					return b[before:], before
+				}
+			}
+		}
+		return nil, -1
+	}
+}

@@ -1,0 +1,261 @@
+package pgn
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// readers feed the same bytes in differently sized pieces: the splitter
+// must find the same games however the input arrives.
+var readers = []struct {
+	name string
+	wrap func(io.Reader) io.Reader
+}{
+	{"whole", func(r io.Reader) io.Reader { return r }},
+	{"one byte", iotest.OneByteReader},
+	{"half", iotest.HalfReader},
+	{"data with EOF", iotest.DataErrReader},
+}
+
+// readAll reads every game, checking that together they are the input.
+func readAll(t *testing.T, input string, wrap func(io.Reader) io.Reader, maxSize int) []*Game {
+	t.Helper()
+	r := NewReader(wrap(strings.NewReader(input)))
+	r.Name = "t.pgn"
+	r.MaxGameSize = maxSize
+	var games []*Game
+	var all bytes.Buffer
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		games = append(games, g)
+		all.Write(g.Raw)
+	}
+	if all.String() != input {
+		t.Fatalf("games do not add up to the input:\n got %q\nwant %q", all.String(), input)
+	}
+	return games
+}
+
+// summary describes games compactly: "L1 Event=a | L5 -" (line, first tag).
+func summary(games []*Game) string {
+	var parts []string
+	for _, g := range games {
+		s := fmt.Sprintf("L%d", g.Line)
+		if len(g.Tags) > 0 {
+			s += fmt.Sprintf(" %s=%s", g.Tags[0].Name, g.Tags[0].Value)
+		} else {
+			s += " -"
+		}
+		for _, p := range g.Problems {
+			s += fmt.Sprintf(" !%d:%v", p.Line, kindOf(p))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " | ")
+}
+
+// kindOf names the sentinel error a problem wraps.
+func kindOf(err error) error {
+	for _, k := range []error{ErrUnterminatedComment, ErrUnterminatedTag, ErrBinary, ErrNoResult, ErrGameTooLarge} {
+		if errors.Is(err, k) {
+			return k
+		}
+	}
+	return err
+}
+
+func TestReaderSplitsGames(t *testing.T) {
+	long := strings.Repeat("x", 100<<10)
+	tests := []struct {
+		name  string
+		input string
+		want  string
+	}{
+		{"empty input", "", ""},
+		{"two games", "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 0-1\n", "L1 Event=a | L5 Event=b"},
+		{"no blank line between games", "[Event \"a\"]\n1. e4 1-0\n[Event \"b\"]\n1. d4 0-1\n", "L1 Event=a | L3 Event=b"},
+		{"header-only games", "[Event \"a\"]\n[Site \"x\"]\n\n[Event \"b\"]\n\n[Event \"c\"]\n", "L1 Event=a | L4 Event=b | L6 Event=c"},
+		{"tag-like line inside a comment", "[Event \"a\"]\n\n1. e4 {see\n[Event \"not a game\"] here} e5 1-0\n", "L1 Event=a"},
+		{"clock comment at line start", "[Event \"a\"]\n\n1. e4 {\n[%clk 0:01:00]} 1-0\n", "L1 Event=a"},
+		{"bracket outside comment but not a tag", "[Event \"a\"]\n\n1. e4\n[%clk 0:01:00] 1-0\n", "L1 Event=a"},
+		{"semicolon comment hides a brace", "[Event \"a\"]\n\n1. e4 ; a { here\n e5 1-0\n\n[Event \"b\"]\n*\n", "L1 Event=a | L6 Event=b"},
+		{"escape line", "% exported by a tool\n[Event \"a\"]\n\n% note\n1. e4 1-0\n", "L1 Event=a"},
+		{"comment before move 1", "[Event \"a\"]\n\n{Opening\nnotes} 1. e4 1-0\n", "L1 Event=a"},
+		{"CRLF", "[Event \"a\"]\r\n\r\n1. e4 1-0\r\n\r\n[Event \"b\"]\r\n\r\n0-1\r\n", "L1 Event=a | L5 Event=b"},
+		{"UTF-8 BOM", "\ufeff[Event \"a\"]\n\n1. e4 1-0\n", "L1 Event=a"},
+		{"Latin-1 bytes", "[White \"M\xfcller\"]\n\n1. e4 {\xe9} 1-0\n", "L1 White=M\xfcller"},
+		{"leading junk joins the first game", "\n\n{ created by X }\n\n[Event \"a\"]\n\n1. e4 1-0\n", "L1 Event=a"},
+		{"moves without tags", "1. e4 e5 1-0\n\n[Event \"a\"]\n\n*\n", "L1 - | L3 Event=a"},
+		{"two tags on one line", "[Event \"a\"] [Site \"b\"]\n\n*\n", "L1 Event=a"},
+		{"movetext after tags on one line", "[Event \"a\"] 1. e4 1-0\n[Event \"b\"]\n*\n", "L1 Event=a | L2 Event=b"},
+		{"escaped tag value", `[Event "say \"hi\" \\ bye"]` + "\n\n*\n", `L1 Event=say "hi" \ bye`},
+		{"indented tags", "  [Event \"a\"]\n\n1-0\n  [Event \"b\"]\n\n0-1\n", "L1 Event=a | L4 Event=b"},
+		{"line over 64 KiB", "[Event \"a\"]\n\n1. e4 {" + long + "} 1-0\n\n[Event \"b\"]\n\n*\n", "L1 Event=a | L5 Event=b"},
+		{"tag over 64 KiB", "[Event \"" + long + "\"]\n\n*\n[Event \"b\"]\n*\n", "L1 Event=" + long + " | L4 Event=b"},
+		{"no final newline", "[Event \"a\"]\n\n1. e4 1-0", "L1 Event=a"},
+		{"only blank lines", "\n\n\n", "L1 -"},
+
+		{"truncated last game", "[Event \"a\"]\n\n1. e4 1-0\n\n[Event \"b\"]\n\n1. d4 d5 2. c4\n", "L1 Event=a | L5 Event=b !7:game has no result (truncated?)"},
+		{"comment never closed at end", "[Event \"a\"]\n\n1. e4 {oops\n\n", "L1 Event=a !3:unterminated comment"},
+		{"comment never closed before next game", "[Event \"a\"]\n\n1. e4 {oops 1-0\n\n[Event \"b\"]\n\n*\n", "L1 Event=a !3:unterminated comment | L5 Event=b"},
+		{"comment closed on the tag's line", "[Event \"a\"]\n\n1. e4 {a\n\n[Event \"b\"] still the comment} 1-0\n", "L1 Event=a"},
+		{"unterminated tag", "[Event \"a\n[Site \"b\"]\n\n*\n", "L1 Site=b !1:malformed tag pair"},
+		{"tag without quotes", "[Event a]\n[Site \"b\"]\n\n*\n", "L1 Site=b !1:malformed tag pair"},
+		{"NUL byte", "[Event \"a\"]\n\n1. e4\x00 1-0\n", "L1 Event=a !3:binary data"},
+		{"control byte", "[Event \"a\"]\n\n1. e4\x01 1-0\n", "L1 Event=a !3:binary data"},
+		{"tag section that never ends", strings.Repeat("[Event \"a\"]\n", 3), "L1 Event=a"},
+	}
+	for _, tt := range tests {
+		for _, rd := range readers {
+			t.Run(tt.name+"/"+rd.name, func(t *testing.T) {
+				got := summary(readAll(t, tt.input, rd.wrap, 0))
+				if got != tt.want {
+					t.Errorf("games:\n got %q\nwant %q", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+func TestReaderTagSpans(t *testing.T) {
+	input := "[Event \"a\"]\r\n[FEN  \"8/8 w - - 0 1\" ]\r\n\r\n*\r\n"
+	games := readAll(t, input, iotest.OneByteReader, 0)
+	g := games[0]
+	if len(g.Tags) != 2 {
+		t.Fatalf("tags = %d, want 2", len(g.Tags))
+	}
+	fenTag := g.Tags[1]
+	if got := string(g.Raw[fenTag.Start:fenTag.End]); got != `[FEN  "8/8 w - - 0 1" ]` {
+		t.Errorf("FEN span = %q", got)
+	}
+	if fenTag.Line != 2 || string(fenTag.Value) != "8/8 w - - 0 1" {
+		t.Errorf("FEN tag = line %d value %q", fenTag.Line, fenTag.Value)
+	}
+	if g.LineEnding() != "\r\n" {
+		t.Errorf("line ending %q", g.LineEnding())
+	}
+	if got := string(g.Movetext()); got != "\r\n*\r\n" {
+		t.Errorf("movetext = %q", got)
+	}
+}
+
+func TestReaderLineNumbersAcrossGames(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&b, "[Event \"%d\"]\n[Site \"s\"]\n\n1. e4 {a\ncomment} e5 1-0\n\n", i)
+	}
+	for _, rd := range readers {
+		games := readAll(t, b.String(), rd.wrap, 0)
+		for i, g := range games {
+			if want := 1 + 6*i; g.Line != want || g.Tags[1].Line != want+1 || g.Index != i+1 {
+				t.Fatalf("%s: game %d at line %d (Site at %d, index %d), want line %d", rd.name, i, g.Line, g.Tags[1].Line, g.Index, want)
+			}
+		}
+	}
+}
+
+func TestReaderPartsOfHugeGames(t *testing.T) {
+	huge := "[Event \"big\"]\n\n1. e4 {" + strings.Repeat("comment ", 400000) + "} 1-0\n\n[Event \"next\"]\n\n*\n"
+	games := readAll(t, huge, iotest.HalfReader, 64<<10)
+	if len(games) < 3 {
+		t.Fatalf("got %d games, want the big one in parts and the next", len(games))
+	}
+	first, last := games[0], games[len(games)-1]
+	if !first.Partial || first.Continued || !errors.Is(first.Problems[0], ErrGameTooLarge) {
+		t.Errorf("first part: partial %v continued %v problems %v", first.Partial, first.Continued, first.Problems)
+	}
+	for _, g := range games[1 : len(games)-1] {
+		if !g.Continued {
+			t.Errorf("game %d: a middle part not marked Continued", g.Index)
+		}
+	}
+	if last.Continued || len(last.Tags) != 1 || string(last.Tags[0].Value) != "next" {
+		t.Errorf("the game after the huge one: continued %v tags %v", last.Continued, last.Tags)
+	}
+}
+
+func TestReadBatchMatchesNext(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "[Event \"%d\"]\n[Note \"q\\\"%d\"]\n\n1. e4 {c} 1-0\n\n", i, i)
+	}
+	input := b.String()
+	want := readAll(t, input, iotest.OneByteReader, 0)
+	r := NewReader(iotest.HalfReader(strings.NewReader(input)))
+	var batch Batch
+	var all bytes.Buffer
+	n := 0
+	for {
+		err := r.ReadBatch(&batch, 1000)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range batch.Games {
+			g := &batch.Games[i]
+			w := want[n]
+			if g.Line != w.Line || g.Index != w.Index || len(g.Tags) != 2 || string(g.Tags[1].Value) != string(w.Tags[1].Value) {
+				t.Fatalf("batch game %d: line %d index %d tags %v; Next gave line %d index %d %v", n, g.Line, g.Index, g.Tags, w.Line, w.Index, w.Tags)
+			}
+			all.Write(g.Raw)
+			n++
+		}
+	}
+	if n != len(want) || all.String() != input {
+		t.Fatalf("batches gave %d games, want %d; bytes equal: %v", n, len(want), all.String() == input)
+	}
+}
+
+func TestReaderReusesGame(t *testing.T) {
+	r := NewReader(strings.NewReader("[Event \"a\"]\n*\n[Event \"b\"]\n*\n"))
+	r.ReuseGame = true
+	g1, _ := r.Next()
+	g2, _ := r.Next()
+	if g1 != g2 || string(g2.Tags[0].Value) != "b" {
+		t.Errorf("ReuseGame: got distinct games or wrong tags")
+	}
+}
+
+type failingReader struct{ data io.Reader }
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	n, err := f.data.Read(p)
+	if err == io.EOF {
+		return n, errors.New("disk on fire")
+	}
+	return n, err
+}
+
+func TestReaderPassesReadErrors(t *testing.T) {
+	r := NewReader(&failingReader{strings.NewReader("[Event \"a\"]\n*\n")})
+	g, err := r.Next()
+	if err != nil || g == nil {
+		t.Fatalf("first game: %v", err)
+	}
+	if _, err := r.Next(); err == nil || err == io.EOF || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("error = %v, want the reader's", err)
+	}
+}
+
+func TestParseErrorFormat(t *testing.T) {
+	e := &ParseError{File: "x.pgn", Line: 12, Err: ErrNoResult}
+	if got := e.Error(); got != "x.pgn:12: game has no result (truncated?)" {
+		t.Errorf("got %q", got)
+	}
+	if !errors.Is(e, ErrNoResult) {
+		t.Error("errors.Is does not see the cause")
+	}
+}
