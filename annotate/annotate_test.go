@@ -1,0 +1,144 @@
+package annotate
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/pgn"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func annotateBytes(t testing.TB, in []byte, opts Options, jobs int) ([]byte, *Summary, []string) {
+	t.Helper()
+	var out bytes.Buffer
+	var sum Summary
+	var warnings []string
+	r := pgn.NewReader(bytes.NewReader(in))
+	r.Name = "in.pgn"
+	err := Run(context.Background(), r, &out, opts, jobs, &sum, func(p *pgn.ParseError) { warnings = append(warnings, p.Error()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), &sum, warnings
+}
+
+// stripTags deletes the lines of the two number tags, as a user would with
+// grep -v, to compare an annotated archive with its input.
+var numberTagLine = regexp.MustCompile(`(?m)^\[(Chess960|Chess960Fritz9) "[^"]*"\]\r?\n`)
+
+func stripTags(b []byte) []byte { return numberTagLine.ReplaceAll(b, nil) }
+
+func TestGolden(t *testing.T) {
+	in, err := os.ReadFile("../testdata/dialects.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, sum, warnings := annotateBytes(t, in, Options{}, 1)
+	golden := "../testdata/dialects.annotated.pgn"
+	if *update {
+		os.WriteFile(golden, out, 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, want) {
+		t.Errorf("annotated output differs from %s (go test ./annotate -update to accept)", golden)
+	}
+	wantSum := "16 games, 11 identified (11 distinct SPs), 1 DFRC, 2 other start positions, 2 unknown, 3 warnings"
+	if sum.String() != wantSum {
+		t.Errorf("summary %q, want %q", sum, wantSum)
+	}
+	wantWarnings := []string{
+		`in.pgn:108: start position unknown: [FEN "?"]`,
+		`in.pgn:119: start position unknown: [Variant "Chess960"] without a FEN tag`,
+		`in.pgn:190: game has no result (truncated?)`,
+	}
+	if strings.Join(warnings, "\n") != strings.Join(wantWarnings, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(wantWarnings, "\n"))
+	}
+}
+
+// archives returns every PGN file the properties are checked on: the
+// project's fixtures and, when present, the real archives in ../shared.
+func archives(t *testing.T) []string {
+	files, _ := filepath.Glob("../testdata/*.pgn")
+	if root := sharedtest.Root(); root != "" {
+		real, _ := filepath.Glob(filepath.Join(root, "realdata", "*", "*.pgn"))
+		files = append(files, real...)
+	} else {
+		t.Log("no ../shared: checking the project's fixtures only")
+	}
+	if len(files) == 0 {
+		t.Fatal("no PGN files found")
+	}
+	return files
+}
+
+func TestProperties(t *testing.T) {
+	for _, file := range archives(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			in, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			once, sum, _ := annotateBytes(t, in, Options{}, 1)
+			if !bytes.Equal(stripTags(once), stripTags(in)) {
+				t.Error("deleting the number tags does not give back the input")
+			}
+			twice, _, _ := annotateBytes(t, once, Options{}, 1)
+			if !bytes.Equal(once, twice) {
+				t.Error("a second run changed the output")
+			}
+			parallel, psum, _ := annotateBytes(t, in, Options{}, 4)
+			if !bytes.Equal(once, parallel) || *sum != *psum {
+				t.Error("--jobs 4 gives other bytes or counts than --jobs 1")
+			}
+			if n := bytes.Count(once, []byte("\n[Chess960 \"")); n < sum.Chess960+sum.DFRC-1 {
+				t.Errorf("%d tags written for %d identified games", n, sum.Chess960+sum.DFRC)
+			}
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	game := "[Event \"x\"]\n[Variant \"Standard\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n\n1. a4 *\n"
+	shredder, xfen := fen.Shredder, fen.XFEN
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"defaults", Options{}, "[Event \"x\"]\n[Variant \"Standard\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[Chess960 \"0\"]\n[Chess960Fritz9 \"81\"]\n\n1. a4 *\n"},
+		{"no Fritz9", Options{NoFritz9: true}, "[Event \"x\"]\n[Variant \"Standard\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[Chess960 \"0\"]\n\n1. a4 *\n"},
+		{"tag names", Options{SPTag: "SP", Fritz9Tag: "F9"}, "[Event \"x\"]\n[Variant \"Standard\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[SP \"0\"]\n[F9 \"81\"]\n\n1. a4 *\n"},
+		{"variant", Options{Variant: true, NoFritz9: true}, "[Event \"x\"]\n[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[Chess960 \"0\"]\n[SetUp \"1\"]\n\n1. a4 *\n"},
+		{"castling shredder", Options{Castling: &shredder, NoFritz9: true}, "[Event \"x\"]\n[Variant \"Standard\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n[Chess960 \"0\"]\n\n1. a4 *\n"},
+		{"castling xfen keeps X-FEN", Options{Castling: &xfen, NoFritz9: true}, "[Event \"x\"]\n[Variant \"Standard\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[Chess960 \"0\"]\n\n1. a4 *\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, _ := annotateBytes(t, []byte(game), tt.opts, 1)
+			if string(out) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", out, tt.want)
+			}
+		})
+	}
+}
+
+func TestVariantLeavesStandardChessAlone(t *testing.T) {
+	game := "[Event \"x\"]\n\n1. e4 *\n"
+	out, _, _ := annotateBytes(t, []byte(game), Options{Variant: true, NoFritz9: true}, 1)
+	if want := "[Event \"x\"]\n[Chess960 \"518\"]\n\n1. e4 *\n"; string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
