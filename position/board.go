@@ -140,7 +140,7 @@ func (b *Board) setEnPassant(ep Square) error {
 		wantRank, pawnSq, fromSq = 2, ep+8, ep-8
 	}
 	if ep < 0 || ep > 63 || ep.Rank() != wantRank {
-		return setupErrorf("en passant square %v is not on the %v's third rank", ep, us.Other())
+		return setupErrorf("en passant square %v is not on %v's third rank", ep, us.Other())
 	}
 	if b.squares[pawnSq] != NewPiece(us.Other(), Pawn) || b.squares[ep] != NoPiece || b.squares[fromSq] != NoPiece {
 		return setupErrorf("en passant square %v does not follow a double pawn push", ep)

@@ -151,7 +151,7 @@ func (b *Board) ParseMove(text string) (Move, error) {
 		return NullMove, &MoveError{Kind: ErrInvalidMove, Text: text, Reason: "not a move in SAN, long algebraic or UCI notation"}
 	}
 	if t.castle != 0 {
-		return b.castlingMove(text, t.castle == 1)
+		return b.castlingMove(text, t.castle == 1, NoSquare)
 	}
 	us := b.turn
 	if t.fullFrom {
@@ -168,7 +168,7 @@ func (b *Board) ParseMove(text string) (Move, error) {
 		t.piece = p.Type()
 		if p.Type() == King {
 			if b.squares[t.to] == NewPiece(us, Rook) {
-				return b.castlingMove(text, t.to > from)
+				return b.castlingMove(text, t.to > from, t.to)
 			}
 		}
 	} else if t.piece == NoPieceType {
@@ -217,7 +217,7 @@ func (b *Board) ParseMove(text string) (Move, error) {
 		from := NewSquare(t.fromFile, t.fromRank)
 		if d := t.to.File() - from.File(); t.to.Rank() == from.Rank() && (d >= 2 || d <= -2) &&
 			(t.to.File() == 6 || t.to.File() == 2) {
-			return b.castlingMove(text, t.to.File() == 6)
+			return b.castlingMove(text, t.to.File() == 6, NoSquare)
 		}
 	}
 	return NullMove, b.explain(text, t)
@@ -293,9 +293,9 @@ func splitMove(text string) (moveText, bool) {
 	return t, true
 }
 
-// castlingMove returns the castling move to the given side or explains why
-// there is none.
-func (b *Board) castlingMove(text string, kingSide bool) (Move, error) {
+// castlingMove returns the castling move to the given side, with the rook
+// on rook if that is not NoSquare, or explains why there is none.
+func (b *Board) castlingMove(text string, kingSide bool, rook Square) (Move, error) {
 	us := b.turn
 	ksq := b.king(us)
 	side := "queen-side"
@@ -308,6 +308,9 @@ func (b *Board) castlingMove(text string, kingSide bool) (Move, error) {
 		return NullMove, b.illegal(text, "%v has no right to castle %s", us, side)
 	}
 	rsq := lsb(rights)
+	if rook != NoSquare && rook != rsq {
+		return NullMove, b.illegal(text, "%v cannot castle with the rook on %v", us, rook)
+	}
 	if b.InCheck() {
 		return NullMove, b.illegal(text, "the king is in check")
 	}

@@ -127,6 +127,8 @@ func TestParseMoveErrors(t *testing.T) {
 			"illegal move 'O-O-O': white has no right to castle queen-side"},
 		{"king takes rook without the right", "4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1h1", ErrIllegalMove,
 			"illegal move 'e1h1': white has no right to castle king-side"},
+		{"king takes a rook that cannot castle", "4k3/8/8/8/8/8/8/4KR1R w H - 0 1", "e1f1", ErrIllegalMove,
+			"illegal move 'e1f1': white cannot castle with the rook on f1"},
 		{"ambiguous", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2", ErrAmbiguousMove,
 			"ambiguous move 'Nd2' (Nb1, Nf3)"},
 		{"no piece reaches", "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", "Ne5", ErrIllegalMove,
