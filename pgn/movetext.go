@@ -17,8 +17,9 @@ const (
 	// TokenMoveNumber is a move number indication: "12.", "12...", "12",
 	// or a lone "..." continuation.
 	TokenMoveNumber
-	// TokenMove is a move in SAN or what looks like one (it holds a
-	// letter, or is castling with zeros, or the null move "--"). Check and
+	// TokenMove is a move in SAN or what looks like one (it starts with
+	// a letter or a figurine, or is castling with zeros, or the null move
+	// "--"); the scanner does not check that it is legal or even SAN. Check and
 	// mate marks stay with the move; trailing "!", "?" glyphs become a
 	// separate TokenNAG.
 	TokenMove
@@ -298,13 +299,19 @@ func isResult(w []byte) bool {
 	return false
 }
 
-// isMoveWord reports whether w looks like a move: it holds a letter (SAN,
-// "Z0", figurine notation with file letters), is castling written with
-// zeros, or is the null move "--".
+// isMoveWord reports whether w looks like a move: it starts with a letter
+// (SAN, "Z0"), or with a non-ASCII figurine and holds a file letter, or is
+// castling written with zeros, or the null move "--".
 func isMoveWord(w []byte) bool {
 	switch string(bytes.TrimRight(w, "+#!?")) {
 	case "0-0", "0-0-0", "--":
 		return true
+	}
+	if isLetter(w[0]) {
+		return true
+	}
+	if w[0] < 0x80 {
+		return false
 	}
 	for _, c := range w {
 		if isLetter(c) {

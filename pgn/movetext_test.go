@@ -1,0 +1,211 @@
+package pgn
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// tokens renders every token as "kind:text@line/depth".
+func tokens(movetext string) []string {
+	var out []string
+	var s MovetextScanner
+	s.Reset([]byte(movetext), 1)
+	for s.Next() {
+		t := s.Token()
+		out = append(out, fmt.Sprintf("%s:%s@%d/%d", t.Kind, t.Text, t.Line, t.Depth))
+	}
+	return out
+}
+
+func TestMovetextScanner(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"blanks", " \r\n\t ", nil},
+		{"simple", "1. e4 e5 2. Nf3 1-0", []string{
+			"move-number:1.@1/0", "move:e4@1/0", "move:e5@1/0", "move-number:2.@1/0", "move:Nf3@1/0", "result:1-0@1/0"}},
+		{"glued numbers", "1.e4 1...e5 12...Nf6", []string{
+			"move-number:1.@1/0", "move:e4@1/0", "move-number:1...@1/0", "move:e5@1/0", "move-number:12...@1/0", "move:Nf6@1/0"}},
+		{"bare number and dots", "3 ... Nc6", []string{"move-number:3@1/0", "move-number:...@1/0", "move:Nc6@1/0"}},
+		{"results", "* 0-1 1/2-1/2", []string{"result:*@1/0", "result:0-1@1/0", "result:1/2-1/2@1/0"}},
+		{"castling", "O-O O-O-O 0-0 0-0-0+ Kxh1#", []string{
+			"move:O-O@1/0", "move:O-O-O@1/0", "move:0-0@1/0", "move:0-0-0+@1/0", "move:Kxh1#@1/0"}},
+		{"null moves", "-- Z0", []string{"move:--@1/0", "move:Z0@1/0"}},
+		{"promotion", "e8=Q+ exd1=N", []string{"move:e8=Q+@1/0", "move:exd1=N@1/0"}},
+		{"nags", "e4 $1 $14 ! ?? !? +- = ±", []string{
+			"move:e4@1/0", "nag:$1@1/0", "nag:$14@1/0", "nag:!@1/0", "nag:??@1/0", "nag:!?@1/0", "nag:+-@1/0", "nag:=@1/0", "nag:±@1/0"}},
+		{"glued glyphs", "Nf3!? e5?! Qh5#!!", []string{
+			"move:Nf3@1/0", "nag:!?@1/0", "move:e5@1/0", "nag:?!@1/0", "move:Qh5#@1/0", "nag:!!@1/0"}},
+		{"glued nag", "e4$2", []string{"move:e4@1/0", "nag:$2@1/0"}},
+		{"comment", "e4 {best by test\n(really) 1-0} e5", []string{
+			"move:e4@1/0", "comment:{best by test\n(really) 1-0}@1/0", "move:e5@2/0"}},
+		{"glued comment", "e4{x}e5", []string{"move:e4@1/0", "comment:{x}@1/0", "move:e5@1/0"}},
+		{"open comment", "e4 {never closed", []string{"move:e4@1/0", "comment:{never closed@1/0"}},
+		{"line comment", "e4 ; a comment {not a brace\r\ne5", []string{
+			"move:e4@1/0", "line-comment:; a comment {not a brace@1/0", "move:e5@2/0"}},
+		{"variations", "1. e4 (1. d4 d5 (1... Nf6)) e5", []string{
+			"move-number:1.@1/0", "move:e4@1/0", "open-variation:(@1/1", "move-number:1.@1/1", "move:d4@1/1", "move:d5@1/1",
+			"open-variation:(@1/2", "move-number:1...@1/2", "move:Nf6@1/2", "close-variation:)@1/2", "close-variation:)@1/1", "move:e5@1/0"}},
+		{"unbalanced close", "e4 ) e5", []string{"move:e4@1/0", "invalid:)@1/0", "move:e5@1/0"}},
+		{"escape", "% escaped line e4\ne4\n  %also\n e5 % not", []string{
+			"escape:% escaped line e4@1/0", "move:e4@2/0", "escape:%also@3/0", "move:e5@4/0", "invalid:%@4/0", "move:not@4/0"}},
+		{"junk", "[%clk 0:01:00] $ } <x>", []string{
+			"invalid:[%clk@1/0", "invalid:0:01:00]@1/0", "invalid:$@1/0", "invalid:}@1/0", "invalid:<x>@1/0"}},
+		{"bom", "\xef\xbb\xbf1. e4", []string{"move-number:1.@1/0", "move:e4@1/0"}},
+		{"lines", "1. e4\n\ne5\r\n2. Nf3", []string{"move-number:1.@1/0", "move:e4@1/0", "move:e5@3/0", "move-number:2.@4/0", "move:Nf3@4/0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tokens(tt.in)
+			if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
+				t.Errorf("tokens(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMovetextScannerOffsets(t *testing.T) {
+	in := []byte("1. e4 {c}\n( d4 ) e5!? *")
+	s := NewMovetextScanner(in)
+	for s.Next() {
+		tok := s.Token()
+		if !bytes.Equal(in[tok.Offset:tok.Offset+len(tok.Text)], tok.Text) {
+			t.Errorf("token %q at offset %d does not match the input", tok.Text, tok.Offset)
+		}
+	}
+}
+
+func TestMovetextScannerFirstLine(t *testing.T) {
+	var s MovetextScanner
+	s.Reset([]byte("\n\n1. e4"), 40)
+	s.Next()
+	if tok := s.Token(); tok.Line != 42 {
+		t.Errorf("line = %d, want 42", tok.Line)
+	}
+}
+
+func TestCountPlies(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"*", 0},
+		{"1. e4 *", 1},
+		{"1. e4 e5 2. Nf3 Nc6 1-0", 4},
+		{"1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 1/2-1/2", 6},
+		{"1. e4 {comment with 2. d4 d5} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6!? 0-1", 4},
+		{"1. e4 (1. d4 (1. c4 e5) d5) 1... e5 *", 2},
+		{"1. O-O 0-0 2. -- Kh8 *", 4},
+		{"; only a comment\n% and an escape e4 e5\n*", 0},
+		{"1. e4 {open comment e5 Nf3", 1},
+		{"12... Rxa1+ 13. Kd2 *", 2},
+	}
+	for _, tt := range tests {
+		if got := CountPlies([]byte(tt.in)); got != tt.want {
+			t.Errorf("CountPlies(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTermination(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		off  int
+	}{
+		{"1. e4 1-0", "1-0", 6},
+		{"1. e4 0-1\n\n", "0-1", 6},
+		{"1. e4 1/2-1/2 {agreed}\r\n", "1/2-1/2", 6},
+		{"*", "*", 0},
+		{"1. e4", "", -1},
+		{"1. e4 {1-0}", "", -1},
+		{"", "", -1},
+		{"31. Qxf7#1-0", "", -1},
+	}
+	for _, tt := range tests {
+		m, off := Termination([]byte(tt.in))
+		if string(m) != tt.want || off != tt.off {
+			t.Errorf("Termination(%q) = %q, %d; want %q, %d", tt.in, m, off, tt.want, tt.off)
+		}
+	}
+}
+
+func TestGameMovetextLine(t *testing.T) {
+	r := NewReader(strings.NewReader("[Event \"x\"]\n[Result \"*\"]\n\n1. e4 *\n"))
+	g, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.MovetextLine(); got != 3 {
+		t.Errorf("MovetextLine = %d, want 3", got)
+	}
+}
+
+func TestMovetextScannerAllocs(t *testing.T) {
+	in := []byte("1. e4 {c} e5 (1... c5 $1) 2. Nf3!? Nc6 ; x\n% y\n1-0")
+	allocs := testing.AllocsPerRun(100, func() {
+		var s MovetextScanner
+		s.Reset(in, 1)
+		for s.Next() {
+			_ = s.Token()
+		}
+		_ = CountPlies(in)
+	})
+	if allocs != 0 {
+		t.Errorf("scanning allocates %.1f times, want 0", allocs)
+	}
+}
+
+// FuzzMovetextScanner checks that scanning never panics, that tokens come
+// in order without overlap and point into the input, that depths stay
+// balanced, and that CountPlies agrees with the tokens.
+func FuzzMovetextScanner(f *testing.F) {
+	for _, s := range []string{"1. e4 e5 1-0", "1. e4 (1. d4 {x} d5) *", "e4!? $1 ; c\n% e\n", "{open", ")(", "12...e5"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var s MovetextScanner
+		s.Reset(in, 1)
+		prevEnd, plies, line := 0, 0, 1
+		for s.Next() {
+			tok := s.Token()
+			if tok.Offset < prevEnd || tok.Offset+len(tok.Text) > len(in) || len(tok.Text) == 0 {
+				t.Fatalf("token %v at %d out of order or out of range (previous end %d)", tok.Kind, tok.Offset, prevEnd)
+			}
+			if !bytes.Equal(in[tok.Offset:tok.Offset+len(tok.Text)], tok.Text) {
+				t.Fatalf("token text %q does not match the input at %d", tok.Text, tok.Offset)
+			}
+			if want := 1 + bytes.Count(in[:tok.Offset], []byte{'\n'}); tok.Line != want || tok.Line < line {
+				t.Fatalf("token at %d on line %d, want %d", tok.Offset, tok.Line, want)
+			}
+			if tok.Depth < 0 || (tok.Kind == TokenOpenVariation || tok.Kind == TokenCloseVariation) && tok.Depth == 0 {
+				t.Fatalf("token %v has depth %d", tok.Kind, tok.Depth)
+			}
+			if tok.Kind == TokenMove && tok.Depth == 0 {
+				plies++
+			}
+			prevEnd, line = tok.Offset+len(tok.Text), tok.Line
+		}
+		if got := CountPlies(in); got != plies {
+			t.Fatalf("CountPlies = %d, tokens say %d", got, plies)
+		}
+	})
+}
+
+func BenchmarkCountPlies(b *testing.B) {
+	var mt bytes.Buffer
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&mt, "%d. Nf3 {d=20, sd=30, mt=1000, pv=Nf3 Nf6 c4 e6} Nf6 {d=21, pv=Nf6 c4} ", i)
+	}
+	mt.WriteString("1/2-1/2\n")
+	b.SetBytes(int64(mt.Len()))
+	for b.Loop() {
+		CountPlies(mt.Bytes())
+	}
+}
