@@ -98,8 +98,8 @@ RNBQKBRR,,,,,,"back rank ""RNBQKBRR"": a back rank holds 2 rooks, 2 knights, 2 b
 			exitCode: 1,
 		},
 		{
-			name:  "json golden",
-			args:  []string{"identify", "--format", "json", "BBQNNRKR", fenDFRC, "RNBQKBN"},
+			name: "json golden",
+			args: []string{"identify", "--format", "json", "BBQNNRKR", fenDFRC, "RNBQKBN"},
 			stdout: `{"input":"BBQNNRKR","sp":0,"fritz9":81,"white_sp":0,"black_sp":0,"rank":"BBQNNRKR","error":null}
 {"input":"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","sp":null,"fritz9":null,"white_sp":518,"black_sp":0,"rank":"RNBQKBNR","error":null}
 {"input":"RNBQKBN","sp":null,"fritz9":null,"white_sp":null,"black_sp":null,"rank":null,"error":"back rank \"RNBQKBN\": a back rank has 8 squares (got 7)"}
