@@ -13,8 +13,6 @@ import (
 	"github.com/frctool/frctool/pgn"
 )
 
-var outputFlag = &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (.gz, .bz2, .zst compress; replaced atomically) instead of stdout", Value: "-"}
-
 func annotateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "annotate",
@@ -32,7 +30,7 @@ no FEN starts from SP 518. Problems are reported as file:line: message.`,
 			"frctool annotate --in-place --backup .orig games/*.pgn",
 			"curl -s https://example.org/960.pgn | frctool annotate --no-fritz9 > numbered.pgn"),
 		Flags: []cli.Flag{
-			outputFlag,
+			outputFlag(),
 			&cli.StringFlag{Name: "sp-tag", Usage: "name of the Scharnagl number's tag", Value: annotate.DefaultSPTag},
 			&cli.StringFlag{Name: "fritz9-tag", Usage: "name of the Fritz9 number's tag", Value: annotate.DefaultFritz9Tag},
 			&cli.BoolFlag{Name: "no-fritz9", Usage: "leave the Fritz9 tag out"},
@@ -40,8 +38,8 @@ no FEN starts from SP 518. Problems are reported as file:line: message.`,
 			&cli.StringFlag{Name: "castling", Usage: "rewrite the FEN's castling field in `STYLE` xfen (KQkq) or shredder (HAha)"},
 			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "rewrite each FILE, keeping its compression and mode (atomic: on any failure the original stays)"},
 			&cli.StringFlag{Name: "backup", Usage: "with --in-place, keep each original as FILE`SUFFIX`"},
-			quietFlag,
-			jobsFlag,
+			quietFlag(),
+			jobsFlag(),
 		},
 		Action: runAnnotate,
 	}

@@ -18,11 +18,20 @@ import (
 	"github.com/frctool/frctool/pgn"
 )
 
-// The flags shared by every command that reads PGN archives.
-var (
-	quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar and no summary line (warnings are still shown)"}
-	jobsFlag  = &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "work on `N` cores (0: all)", Value: 0}
-)
+// The flags shared by every command that reads PGN archives. They are made
+// anew for every command: a cli.Flag records whether it was set, so one
+// flag value shared by two commands (or two runs, in tests) would leak.
+func quietFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar and no summary line (warnings are still shown)"}
+}
+
+func jobsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "work on `N` cores (0: all)", Value: 0}
+}
+
+func outputFlag() cli.Flag {
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (.gz, .bz2, .zst compress; replaced atomically) instead of stdout", Value: "-"}
+}
 
 // progressThreshold is the input size from which a progress bar is worth
 // showing on a terminal.
@@ -49,8 +58,8 @@ func newArchives(cmd *cli.Command) (*archives, error) {
 		names:  cmd.Args().Slice(),
 		stdin:  cmd.Root().Reader,
 		stderr: cmd.Root().ErrWriter,
-		quiet:  cmd.Bool(quietFlag.Name),
-		jobs:   int(cmd.Int(jobsFlag.Name)),
+		quiet:  cmd.Bool("quiet"),
+		jobs:   int(cmd.Int("jobs")),
 	}
 	if a.jobs < 0 {
 		return nil, usagef(cmd, "--jobs must be 0 (all cores) or more, not %d", a.jobs)

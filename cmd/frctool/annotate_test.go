@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/frctool/frctool/internal/stream"
+)
+
+const oneGame = "[Event \"x\"]\n[FEN \"" + fenSP0 + "\"]\n\n1. a4 *\n"
+const oneGameAnnotated = "[Event \"x\"]\n[FEN \"" + fenSP0 + "\"]\n[Chess960 \"0\"]\n[Chess960Fritz9 \"81\"]\n\n1. a4 *\n"
+
+func TestAnnotateCommand(t *testing.T) {
+	runCases(t, []runCase{
+		{name: "stdin to stdout", args: []string{"annotate", "-q"}, stdin: oneGame, stdout: oneGameAnnotated},
+		{name: "dash is stdin", args: []string{"annotate", "-q", "-"}, stdin: oneGame, stdout: oneGameAnnotated},
+		{name: "summary line", args: []string{"annotate"}, stdin: oneGame, stdout: oneGameAnnotated,
+			stderr: "frctool: annotate: 1 games, 1 identified (1 distinct SPs), 0 DFRC, 0 other start positions, 0 unknown, 0 warnings\n"},
+		{name: "warnings name file and line", args: []string{"annotate", "-q"}, stdin: "[Event \"x\"]\n[FEN \"?\"]\n\n*\n",
+			stdout: "[Event \"x\"]\n[FEN \"?\"]\n\n*\n", stderr: "stdin:2: start position unknown: [FEN \"?\"]\n"},
+		{name: "no fritz9", args: []string{"annotate", "-q", "--no-fritz9", "--sp-tag", "SP"}, stdin: oneGame,
+			stdout: "[Event \"x\"]\n[FEN \"" + fenSP0 + "\"]\n[SP \"0\"]\n\n1. a4 *\n"},
+		{name: "missing file", args: []string{"annotate", "-q", "nope.pgn"}, exitCode: 1, stderr: "frctool: open nope.pgn: no such file or directory\n"},
+		{name: "bad castling style", args: []string{"annotate", "--castling", "fancy"}, exitCode: 2, errHas: "--castling must be xfen or shredder"},
+		{name: "bad tag name", args: []string{"annotate", "--sp-tag", "a b"}, exitCode: 2, errHas: "not a PGN tag name"},
+		{name: "backup without in-place", args: []string{"annotate", "--backup", ".bak", "x.pgn"}, exitCode: 2, errHas: "--backup goes with --in-place"},
+		{name: "in-place on stdin", args: []string{"annotate", "--in-place"}, exitCode: 2, errHas: "--in-place needs FILE arguments"},
+		{name: "stdin twice", args: []string{"annotate", "-", "-"}, exitCode: 2, errHas: "can be read only once"},
+		{name: "unknown flag", args: []string{"annotate", "--bogus"}, exitCode: 2, errHas: "flag provided but not defined"},
+	})
+}
+
+// compress writes data in format c to a new file in dir.
+func compress(t *testing.T, dir, name string, c stream.Compression, data string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	out, err := stream.CreateCompressed(path, c, 0o640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(out, data)
+	if err := out.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func decompress(t *testing.T, path string) string {
+	t.Helper()
+	in, err := stream.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	b, err := io.ReadAll(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestAnnotateCompression(t *testing.T) {
+	for _, c := range []struct {
+		ext string
+		c   stream.Compression
+	}{{".pgn", stream.None}, {".pgn.gz", stream.Gzip}, {".pgn.bz2", stream.Bzip2}, {".pgn.zst", stream.Zstd}} {
+		t.Run(c.c.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			in := compress(t, dir, "in"+c.ext, c.c, oneGame)
+			// Any input format, to an output compressed as its name says.
+			out := filepath.Join(dir, "out"+c.ext)
+			runCase{name: "to file", args: []string{"annotate", "-q", in, "-o", out}}.check(t)
+			if got := decompress(t, out); got != oneGameAnnotated {
+				t.Errorf("-o %s holds %q", out, got)
+			}
+			if head, _ := os.ReadFile(out); stream.Detect(head) != c.c {
+				t.Errorf("-o %s is not %v", out, c.c)
+			}
+			// In place: same compression, same mode, a backup.
+			runCase{name: "in place", args: []string{"annotate", "-q", "--in-place", "--backup", ".orig", in}}.check(t)
+			if got := decompress(t, in); got != oneGameAnnotated {
+				t.Errorf("--in-place left %q", got)
+			}
+			if head, _ := os.ReadFile(in); stream.Detect(head) != c.c {
+				t.Errorf("--in-place changed the compression")
+			}
+			if fi, _ := os.Stat(in); fi.Mode().Perm() != 0o640 {
+				t.Errorf("--in-place changed the mode to %v", fi.Mode().Perm())
+			}
+			if got := decompress(t, in+".orig"); got != oneGame {
+				t.Errorf("backup holds %q", got)
+			}
+			assertNoTempFiles(t, dir)
+		})
+	}
+}
+
+func assertNoTempFiles(t *testing.T, dir string) {
+	t.Helper()
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.frctool-*.tmp"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left behind: %v", leftovers)
+	}
+}
+
+// A corrupt compressed file fails halfway through: the original must stay
+// as it was, with no temporary file left.
+func TestAnnotateInPlaceFailureKeepsOriginal(t *testing.T) {
+	dir := t.TempDir()
+	var games strings.Builder
+	for games.Len() < 4<<20 {
+		games.WriteString(oneGame + "\n")
+	}
+	path := compress(t, dir, "big.pgn.gz", stream.Gzip, games.String())
+	data, _ := os.ReadFile(path)
+	corrupt := append([]byte(nil), data...)
+	for i := len(corrupt) / 2; i < len(corrupt)/2+64; i++ {
+		corrupt[i] ^= 0x55
+	}
+	os.WriteFile(path, corrupt, 0o644)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"frctool", "annotate", "-q", "--in-place", path}, nil, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d on a corrupt input, want 1; stderr %s", code, stderr.String())
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, corrupt) {
+		t.Error("the original was changed by a failed --in-place run")
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// TestMain lets tests run this test binary as frctool itself, for the
+// interrupt test.
+func TestMain(m *testing.M) {
+	if os.Getenv("FRCTOOL_RUN_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// An interrupt halfway leaves either the original or the complete new
+// file, and no temporary file.
+func TestAnnotateInPlaceInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a subprocess")
+	}
+	dir := t.TempDir()
+	var games strings.Builder
+	for games.Len() < 64<<20 {
+		games.WriteString(oneGame + "\n")
+	}
+	path := filepath.Join(dir, "big.pgn")
+	os.WriteFile(path, []byte(games.String()), 0o644)
+	cmd := exec.Command(os.Args[0], "annotate", "-q", "--in-place", path)
+	cmd.Env = append(os.Environ(), "FRCTOOL_RUN_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	now, _ := os.ReadFile(path)
+	switch {
+	case err != nil && bytes.Equal(now, []byte(games.String())):
+		if !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("stderr after an interrupt: %q", stderr.String())
+		}
+	case err == nil && bytes.HasPrefix(now, []byte(oneGameAnnotated)):
+		t.Log("the run finished before the interrupt")
+	default:
+		t.Errorf("after an interrupt (exit %v) the file is neither the original nor the result", err)
+	}
+	assertNoTempFiles(t, dir)
+}
