@@ -169,7 +169,12 @@ func (b *Board) king(c Color) Square { return lsb(b.byType[King] & b.byColor[c])
 // attackedBy reports whether side c attacks s when the occupied squares are
 // occ; passing occ lets callers lift pieces off the board first.
 func (b *Board) attackedBy(s Square, c Color, occ bitboard) bool {
-	e := b.byColor[c]
+	return b.attackedWithin(s, c, b.byColor[c], occ)
+}
+
+// attackedWithin reports whether the pieces of side c on the squares e
+// attack s, so that a piece about to be captured can be left out.
+func (b *Board) attackedWithin(s Square, c Color, e, occ bitboard) bool {
 	if pawnAttacks[c^1][s]&b.byType[Pawn]&e != 0 ||
 		knightAttacks[s]&b.byType[Knight]&e != 0 ||
 		kingAttacks[s]&b.byType[King]&e != 0 {

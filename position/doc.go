@@ -11,12 +11,11 @@
 // from X-FEN, Shredder-FEN or a mixture (see package fen) play alike.
 //
 // A Board is set up from a FEN (ParseFEN, FromFEN), a Chess960 start
-// number (Start) or the standard start (New), and is played forward with
-// Play or Push and back with Pop:
-//
-//	b, _ := position.ParseFEN("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 9")
-//	m, err := b.Play("O-O") // king g1 stays, rook h1 goes to f1... if f1 were empty
-//	// err: illegal move 'O-O': the way is blocked by the rook on f1
+// number (Start) or the standard start (New), played forward with Play or
+// Push and back with Pop. Moves are read in SAN, long algebraic or UCI
+// notation (ParseMove) and written in SAN (SAN) or UCI (UCI); a Move stores
+// castling as the king taking its own rook, the one form that covers every
+// Chess960 castling.
 //
 // Moves that cannot be read or played fail with a *MoveError that says why
 // in words; errors.Is tells ErrInvalidMove, ErrIllegalMove and

@@ -59,8 +59,12 @@ func (b *Board) SAN(m Move) string {
 	return string(b.AppendSAN(buf[:0], m))
 }
 
-// AppendSAN appends the SAN of legal move m to dst.
+// AppendSAN appends the SAN of legal move m to dst; NullMove is written as
+// "--". The SAN of an illegal move is undefined.
 func (b *Board) AppendSAN(dst []byte, m Move) []byte {
+	if m == NullMove {
+		return append(dst, "--"...)
+	}
 	from, to := m.From(), m.To()
 	switch pt := b.squares[from].Type(); {
 	case m.IsCastling():
@@ -178,29 +182,35 @@ func (b *Board) ParseMove(text string) (Move, error) {
 		return NullMove, &MoveError{Kind: ErrInvalidMove, Text: text, Reason: "only a pawn can promote"}
 	}
 
-	var l moveList
-	b.generate(&l)
+	// Only the pieces that could reach the square are tried, which is
+	// several times faster than generating every legal move.
 	var found [8]Move
 	n := 0
-	for _, m := range l.slice() {
-		from := m.From()
-		if m.To() != t.to || m.IsCastling() || b.squares[from].Type() != t.piece ||
-			(t.fromFile >= 0 && from.File() != t.fromFile) ||
-			(t.fromRank >= 0 && from.Rank() != t.fromRank) ||
-			(t.piece == Pawn && t.fromFile < 0 && from.File() != t.to.File()) {
-			continue
-		}
-		if m.Promotion() != t.promotion {
-			if t.hasPromo || m.Promotion() != Queen {
+	lastRank := t.to.Rank() == 7-7*int(us)
+	if p := b.squares[t.to]; (p == NoPiece || p.Color() != us) && t.hasPromo == (lastRank && t.piece == Pawn) {
+		for f := t.origins(b.reachers(t.piece, t.to)); f != 0; f &= f - 1 {
+			m := newMove(lsb(f), t.to)
+			if t.piece == Pawn {
+				if t.to == b.ep && m.From().File() != t.to.File() {
+					m = newMoveKind(m.From(), t.to, kindEnPassant)
+				} else if lastRank {
+					m = newMoveKind(m.From(), t.to, int(t.promotion)-1)
+				}
+			}
+			if !b.kingSafeAfter(m) {
 				continue
 			}
-			// A promotion without its piece: report it once, below.
-			return NullMove, &MoveError{Kind: ErrInvalidMove, Text: text, Reason: "a pawn reaching the last rank must name its promotion piece, as in " + b.SAN(m)}
+			if n < len(found) {
+				found[n] = m
+			}
+			n++
 		}
-		if n < len(found) {
-			found[n] = m
+	} else if lastRank && t.piece == Pawn && !t.hasPromo {
+		for f := t.origins(b.reachers(Pawn, t.to)); f != 0; f &= f - 1 {
+			if m := newMoveKind(lsb(f), t.to, kindPromoQueen); b.kingSafeAfter(m) {
+				return NullMove, &MoveError{Kind: ErrInvalidMove, Text: text, Reason: "a pawn reaching the last rank must name its promotion piece, as in " + b.SAN(m)}
+			}
 		}
-		n++
 	}
 	switch {
 	case n == 1:
@@ -328,6 +338,40 @@ func (b *Board) castlingMove(text string, kingSide bool, rook Square) (Move, err
 	}
 }
 
+// origins keeps the squares of from that the written disambiguation
+// allows. A pawn written without a file moves straight ahead.
+func (t *moveText) origins(from bitboard) bitboard {
+	if t.fromFile >= 0 {
+		from &= fileA << uint(t.fromFile)
+	} else if t.piece == Pawn {
+		from &= fileA << uint(t.to.File())
+	}
+	if t.fromRank >= 0 {
+		from &= rank1 << uint(8*t.fromRank)
+	}
+	return from
+}
+
+// kingSafeAfter reports whether pseudo-legal move m, not a castling, leaves
+// the mover's king out of check.
+func (b *Board) kingSafeAfter(m Move) bool {
+	us, them := b.turn, b.turn.Other()
+	from, to := m.From(), m.To()
+	enemy := b.byColor[them] &^ bb(to)
+	occ := b.occupied()
+	if m.IsEnPassant() {
+		c := NewSquare(to.File(), from.Rank())
+		enemy &^= bb(c)
+		occ &^= bb(c)
+	}
+	occ = occ&^bb(from) | bb(to)
+	k := b.king(us)
+	if k == from {
+		k = to
+	}
+	return !b.attackedWithin(k, them, enemy, occ)
+}
+
 // explain says why no legal move fits t.
 func (b *Board) explain(text string, t moveText) *MoveError {
 	us := b.turn
@@ -337,19 +381,7 @@ func (b *Board) explain(text string, t moveText) *MoveError {
 	if t.hasPromo && t.to.Rank() != 7-7*int(us) {
 		return b.illegal(text, "a pawn promotes only on the last rank")
 	}
-	if t.piece == Pawn && !t.hasPromo && t.to.Rank() == 7-7*int(us) {
-		return b.illegal(text, "a pawn reaching the last rank must promote")
-	}
-	from := b.reachers(t.piece, t.to)
-	if t.fromFile >= 0 {
-		from &= fileA << uint(t.fromFile)
-	}
-	if t.fromRank >= 0 {
-		from &= rank1 << uint(8*t.fromRank)
-	}
-	if t.piece == Pawn && t.fromFile < 0 {
-		from &= fileA << uint(t.to.File())
-	}
+	from := t.origins(b.reachers(t.piece, t.to))
 	if from == 0 {
 		where := ""
 		switch {

@@ -37,8 +37,9 @@ func TestSANOutput(t *testing.T) {
 		{"960 rook already on f1", "4k3/8/8/8/8/8/8/4KR2 w F - 0 1", "e1f1", "O-O"},
 		{"960 a-side with b1 rook", "4k3/8/8/8/8/8/8/1R1K4 w B - 0 1", "d1b1", "O-O-O"},
 		{"960 king already on c1", "4k3/8/8/8/8/8/8/1RK5 w B - 0 1", "c1b1", "O-O-O"},
-		{"960 black O-O-O with mate", "1rk5/8/8/8/8/8/5PPP/6K1 b b - 0 1", "c8b8", "O-O-O"},
-		{"960 castling gives mate", "6k1/5ppp/8/8/8/8/8/RK6 w A - 0 1", "b1a1", "O-O-O"},
+		{"960 black king stays on c8", "1rk5/8/8/8/8/8/5PPP/6K1 b b - 0 1", "c8b8", "O-O-O"},
+		{"960 king b1 rook a1", "6k1/5ppp/8/8/8/8/8/RK6 w A - 0 1", "b1a1", "O-O-O"},
+		{"castling mates", "2rkr3/2p1p3/8/8/8/8/8/R3K3 w Q - 0 1", "e1a1", "O-O-O#"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
