@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/selector"
+)
+
+// The selection flags of filter.
+var (
+	spListFlag     = &cli.StringSliceFlag{Name: "sp", Usage: "select Scharnagl numbers `LIST` such as 0-15,518,900-959 (960 means 0); repeatable"}
+	fritz9ListFlag = &cli.StringSliceFlag{Name: "fritz9", Usage: "select Fritz9 numbers `LIST` (1..960); repeatable"}
+	rankFlag       = &cli.StringSliceFlag{Name: "rank", Usage: "select the back rank `RNBQKBNR` (any case, English or German letters: TSLDKLST); repeatable"}
+)
+
+func filterCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "filter",
+		Usage:     "select games by start position (SP, Fritz9 number, back rank, DFRC, other)",
+		ArgsUsage: "[FILE...]",
+		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and writes the games whose
+start position matches to stdout or -o FILE, byte for byte as they were.
+
+--sp, --fritz9 and --rank together name one set of wanted positions; --dfrc and
+--other add the games whose back ranks differ and the games that do not start
+from a Chess960 array (mid-game FENs, unknown starts, text with no tags). A
+game matches when it is in any of them; with none of them every game matches.
+--exclude-standard then drops SP 518, and --invert takes the complement of the
+whole selection. A DFRC game has no single SP: it never matches --sp, --fritz9
+or --rank, even when one side has that back rank; select it with --dfrc. A game
+without a FEN tag is standard chess (SP 518).
+
+--rejects FILE receives every other game, so that the output followed by the
+rejects is the input, game for game and byte for byte. Bytes between games go
+with the game before them; blank text before the first game goes with the first
+game. The summary line gives the games read and selected.`,
+			"frctool filter --sp 518 tcec.pgn > standard.pgn",
+			"frctool filter --exclude-standard --rejects standard.pgn.gz archive.pgn.zst -o chess960.pgn",
+			"frctool filter --fritz9 1-100 --rank tsldklst --rank BBQNNRKR games.pgn",
+			"frctool filter --dfrc --other --invert games.pgn   # only games with one SP"),
+		Flags: []cli.Flag{
+			outputFlag(),
+			spListFlag,
+			fritz9ListFlag,
+			rankFlag,
+			&cli.BoolFlag{Name: "exclude-standard", Usage: "leave out standard chess, SP 518"},
+			&cli.BoolFlag{Name: "dfrc", Usage: "select games whose two back ranks differ (double Fischer random)"},
+			&cli.BoolFlag{Name: "other", Usage: "select games that do not start from a Chess960 array (mid-game FENs, unknown starts)"},
+			&cli.BoolFlag{Name: "invert", Aliases: []string{"v"}, Usage: "select the games the other flags do not select"},
+			&cli.StringFlag{Name: "rejects", Usage: "write the games not selected to `FILE` (.gz, .bz2, .zst compress)"},
+			quietFlag(),
+			jobsFlag(),
+		},
+		Action: runFilter,
+	}
+}
+
+// criteria reads the selection flags.
+func criteria(cmd *cli.Command) (selector.Criteria, error) {
+	c := selector.Criteria{
+		ExcludeStandard: cmd.Bool("exclude-standard"),
+		DFRC:            cmd.Bool("dfrc"),
+		Other:           cmd.Bool("other"),
+		Invert:          cmd.Bool("invert"),
+	}
+	for _, f := range []struct {
+		flag   *cli.StringSliceFlag
+		scheme selector.Scheme
+	}{{spListFlag, selector.SP}, {fritz9ListFlag, selector.Fritz9}} {
+		if !cmd.IsSet(f.flag.Name) {
+			continue
+		}
+		sps, err := selector.ParseList(strings.Join(cmd.StringSlice(f.flag.Name), ","), f.scheme)
+		if err != nil {
+			return c, usagef(cmd, "--%s: %v", f.flag.Name, err)
+		}
+		c.SPs = append(c.SPs, sps...)
+	}
+	if cmd.IsSet(rankFlag.Name) {
+		sps, err := selector.ParseRanks(cmd.StringSlice(rankFlag.Name)...)
+		if err != nil {
+			return c, usagef(cmd, "--rank: %v", err)
+		}
+		c.SPs = append(c.SPs, sps...)
+	}
+	return c, nil
+}
+
+func runFilter(ctx context.Context, cmd *cli.Command) error {
+	c, err := criteria(cmd)
+	if err != nil {
+		return err
+	}
+	a, err := newArchives(cmd)
+	if err != nil {
+		return err
+	}
+	out, err := stream.Create(cmd.String("output"), cmd.Root().Writer)
+	if err != nil {
+		return err
+	}
+	var rejects *stream.Output
+	if name := cmd.String("rejects"); name != "" {
+		if name == "-" {
+			out.Abort()
+			return usagef(cmd, "--rejects needs a FILE; the selected games go to stdout")
+		}
+		if rejects, err = stream.Create(name, nil); err != nil {
+			out.Abort()
+			return err
+		}
+	}
+	var rw io.Writer // a nil *stream.Output would not be a nil io.Writer
+	if rejects != nil {
+		rw = rejects
+	}
+	f := selector.NewFilter(selector.New(c), out, rw)
+	f.SetProgress(a.counted)
+	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
+		return f.Run(ctx, r, a.jobs, a.warn)
+	})
+	if err == nil {
+		err = f.Close()
+	}
+	// Both outputs appear, or neither: a failed run leaves no half of the
+	// input behind under either name.
+	if rejects != nil {
+		if err != nil {
+			rejects.Abort()
+		} else if err = rejects.Commit(); err != nil {
+			out.Abort()
+		}
+	}
+	err = writeAll(out, err)
+	sum := f.Summary()
+	a.summary("filter: %d games read, %d selected, %d rejected, %d warnings", sum.Games, sum.Selected, sum.Games-sum.Selected, sum.Warnings)
+	return err
+}

@@ -1,0 +1,344 @@
+package selector
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
+)
+
+// Default file name patterns, one per numbering.
+const (
+	DefaultSPPattern     = "sp-%03d.pgn"
+	DefaultFritz9Pattern = "fritz9-%03d.pgn"
+)
+
+// Names of the files for the games that have no single number.
+const (
+	DFRCFile  = "dfrc.pgn"
+	OtherFile = "other.pgn"
+)
+
+// DefaultMaxOpen is how many output files a Splitter keeps open at once:
+// far below the usual limit of 256 or 1024 open files, and enough for the
+// positions of a tournament to stay open.
+const DefaultMaxOpen = 64
+
+// ErrNotEmpty is returned by NewSplitter for a directory that already holds
+// files when SplitOptions.Append is not set.
+var ErrNotEmpty = errors.New("directory is not empty")
+
+// ErrPattern is wrapped by NewSplitter's errors about SplitOptions.Pattern.
+var ErrPattern = errors.New("bad file name pattern")
+
+// SplitOptions say where a Splitter writes.
+type SplitOptions struct {
+	// Dir is the output directory, created when missing.
+	Dir string
+	// By is the numbering of the file names.
+	By Scheme
+	// Pattern is the file name of a position, with one integer verb for its
+	// number (e.g. "sp-%03d.pgn"); empty means the scheme's default. A
+	// name ending in .gz or .zst is compressed; so are then the DFRC and
+	// other files (dfrc.pgn.gz).
+	Pattern string
+	// Append allows a directory that already holds files, and appends to
+	// them. Without it a non-empty Dir is refused with ErrNotEmpty.
+	Append bool
+	// MaxOpen bounds the files open at once; 0 means DefaultMaxOpen.
+	MaxOpen int
+}
+
+// Splitter writes every game to a file of its start position: one file
+// per Scharnagl or Fritz9 number, DFRC games to dfrc.pgn and all others to
+// other.pgn, appending in input order. Files are created when their first
+// game comes.
+//
+// It holds games in memory per file and writes them in chunks, so that
+// even with all 960 files in use it opens each file only once per few
+// megabytes of input, and it never keeps more than MaxOpen files open: a
+// file closed to make room is later reopened in append mode (a compressed
+// file then gets a new gzip member or zstd frame, which readers join).
+//
+// Bytes that are not a game go with the game before them, as for Filter;
+// when the run has no game at all, they go to other.pgn.
+type Splitter struct {
+	opts  SplitOptions
+	names [Classes]string
+	comp  stream.Compression
+
+	bufs    [Classes][]byte
+	pending int // bytes in bufs
+	files   [Classes]*outFile
+	open    *list.List // of *outFile, most recently used first
+	written [Classes]bool
+	nfiles  int
+	// free compressors, reset for the next file to open
+	gzFree   []*gzip.Writer
+	zstdFree []*zstd.Encoder
+
+	rt router
+	// chunk and budget are chunkSize and budget; tests make them small.
+	chunk, budget int
+}
+
+// Chunking: a file's games are written once they reach chunkSize, and all
+// files' games once they reach budget together.
+const (
+	chunkSize = 128 << 10
+	budget    = 16 << 20
+)
+
+type outFile struct {
+	class int
+	f     *os.File
+	w     io.Writer // f or the compressor
+	gz    *gzip.Writer
+	zs    *zstd.Encoder
+	elem  *list.Element
+}
+
+// NewSplitter checks the options and the directory, creating it when
+// missing.
+func NewSplitter(opts SplitOptions) (*Splitter, error) {
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
+	if opts.MaxOpen <= 0 {
+		opts.MaxOpen = DefaultMaxOpen
+	}
+	if opts.Pattern == "" {
+		opts.Pattern = DefaultSPPattern
+		if opts.By == Fritz9 {
+			opts.Pattern = DefaultFritz9Pattern
+		}
+	}
+	s := &Splitter{opts: opts, open: list.New(), rt: newRouter(), chunk: chunkSize, budget: budget}
+	if err := s.makeNames(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opts.Dir, 0o777); err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	if !opts.Append {
+		d, err := os.Open(opts.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("output directory: %w", err)
+		}
+		names, err := d.Readdirnames(1)
+		d.Close()
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("output directory %s: %w", opts.Dir, err)
+		}
+		if len(names) > 0 {
+			return nil, fmt.Errorf("%s: %w (it holds %s); give a new or empty directory, or --append to add to its files", opts.Dir, ErrNotEmpty, names[0])
+		}
+	}
+	return s, nil
+}
+
+// makeNames works out every file name from the pattern, and checks that
+// the pattern gives 960 different plain file names.
+func (s *Splitter) makeNames() error {
+	p := s.opts.Pattern
+	if strings.ContainsAny(p, `/\`) {
+		return fmt.Errorf("%w %q: a file name, not a path (give the directory with -o)", ErrPattern, p)
+	}
+	switch s.comp = stream.ByExtension(p); s.comp {
+	case stream.None, stream.Gzip, stream.Zstd:
+	default:
+		return fmt.Errorf("%w %q: %s output is not offered; use .gz or .zst", ErrPattern, p, s.comp)
+	}
+	suffix := ""
+	if s.comp != stream.None {
+		suffix = filepath.Ext(p)
+	}
+	s.names[DFRC] = DFRCFile + suffix
+	s.names[Other] = OtherFile + suffix
+	seen := map[string]bool{s.names[DFRC]: true, s.names[Other]: true}
+	for sp := 0; sp < numbering.Count; sp++ {
+		n := sp
+		if s.opts.By == Fritz9 {
+			n, _ = numbering.SPToFritz9(sp)
+		}
+		name := fmt.Sprintf(p, n)
+		if strings.Contains(name, "%!") {
+			return fmt.Errorf("%w %q: want exactly one integer verb such as %%03d, got %q", ErrPattern, p, name)
+		}
+		if seen[name] || name == "" || name == "." || name == ".." {
+			return fmt.Errorf("%w %q: gives the name %q twice; it needs the number in it (%%d)", ErrPattern, p, name)
+		}
+		seen[name] = true
+		s.names[sp] = name
+	}
+	return nil
+}
+
+// FileName returns the name, inside the directory, of the file for the
+// class.
+func (s *Splitter) FileName(class int) string { return s.names[class] }
+
+// Run splits every game of r, classifying on up to jobs goroutines while
+// keeping the input's order. warn is as for Filter.Run. Run may be called
+// once per input; call Close after the last, also after an error, to write
+// out the games held in memory.
+func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, jobs int, warn func(*pgn.ParseError)) error {
+	return s.rt.run(ctx, r, jobs, s, func(d int) bool { return d < numbering.Count }, warn)
+}
+
+// Summary returns the counts so far; Selected counts the games written to
+// the files of a number.
+func (s *Splitter) Summary() Summary { return s.rt.sum }
+
+// SetProgress makes Run call fn with the number of games of every batch
+// written, for a progress display.
+func (s *Splitter) SetProgress(fn func(games int)) { s.rt.progress = fn }
+
+// Files returns how many files the run has written to.
+func (s *Splitter) Files() int { return s.nfiles }
+
+// Close writes out everything held in memory and closes every file. It
+// returns the first error.
+func (s *Splitter) Close() error {
+	err := s.rt.finish(s, Other)
+	if e := s.flushAll(); err == nil {
+		err = e
+	}
+	for s.open.Len() > 0 {
+		if e := s.closeFile(s.open.Back().Value.(*outFile)); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+func (s *Splitter) dest(class int) int { return class }
+
+func (s *Splitter) write(class int, b []byte) error {
+	s.bufs[class] = append(s.bufs[class], b...)
+	s.pending += len(b)
+	if !s.written[class] {
+		s.written[class] = true
+		s.nfiles++
+	}
+	if len(s.bufs[class]) >= s.chunk {
+		if err := s.flush(class); err != nil {
+			return err
+		}
+	}
+	if s.pending >= s.budget {
+		return s.flushAll()
+	}
+	return nil
+}
+
+// flushAll writes every file's games and lets go of the buffers, so that
+// memory stays near the budget whatever the number of files.
+func (s *Splitter) flushAll() error {
+	for c := range s.bufs {
+		if len(s.bufs[c]) > 0 {
+			if err := s.flush(c); err != nil {
+				return err
+			}
+		}
+		s.bufs[c] = nil
+	}
+	return nil
+}
+
+// flush writes the games held for one class to its file.
+func (s *Splitter) flush(class int) error {
+	f, err := s.file(class)
+	if err != nil {
+		return err
+	}
+	b := s.bufs[class]
+	if _, err := f.w.Write(b); err != nil {
+		return fmt.Errorf("%s: %w", f.f.Name(), err)
+	}
+	s.pending -= len(b)
+	s.bufs[class] = b[:0]
+	if cap(b) > 2*s.chunk {
+		s.bufs[class] = nil // one huge game: do not keep its memory
+	}
+	return nil
+}
+
+// file returns the open file of the class, opening it in append mode and
+// closing the least recently used one when MaxOpen are open.
+func (s *Splitter) file(class int) (*outFile, error) {
+	if f := s.files[class]; f != nil {
+		s.open.MoveToFront(f.elem)
+		return f, nil
+	}
+	for s.open.Len() >= s.opts.MaxOpen {
+		if err := s.closeFile(s.open.Back().Value.(*outFile)); err != nil {
+			return nil, err
+		}
+	}
+	path := filepath.Join(s.opts.Dir, s.names[class])
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		return nil, err // *PathError names the file
+	}
+	f := &outFile{class: class, f: fh, w: fh}
+	switch s.comp {
+	case stream.Gzip:
+		if n := len(s.gzFree); n > 0 {
+			f.gz, s.gzFree = s.gzFree[n-1], s.gzFree[:n-1]
+			f.gz.Reset(fh)
+		} else {
+			f.gz = gzip.NewWriter(fh)
+		}
+		f.w = f.gz
+	case stream.Zstd:
+		if n := len(s.zstdFree); n > 0 {
+			f.zs, s.zstdFree = s.zstdFree[n-1], s.zstdFree[:n-1]
+			f.zs.Reset(fh)
+		} else {
+			// One goroutine per encoder: the files are written one at a
+			// time, and many encoders may be alive at once.
+			if f.zs, err = zstd.NewWriter(fh, zstd.WithEncoderConcurrency(1)); err != nil {
+				fh.Close()
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		f.w = f.zs
+	}
+	f.elem = s.open.PushFront(f)
+	s.files[class] = f
+	return f, nil
+}
+
+// closeFile ends the file's compressed member or frame and closes it.
+func (s *Splitter) closeFile(f *outFile) error {
+	s.open.Remove(f.elem)
+	s.files[f.class] = nil
+	var err error
+	switch {
+	case f.gz != nil:
+		err = f.gz.Close()
+		s.gzFree = append(s.gzFree, f.gz)
+	case f.zs != nil:
+		err = f.zs.Close()
+		s.zstdFree = append(s.zstdFree, f.zs)
+	}
+	if e := f.f.Close(); err == nil {
+		err = e
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.f.Name(), err)
+	}
+	return nil
+}
