@@ -180,6 +180,12 @@ func TestConvert(t *testing.T) {
 			exitCode: 1,
 		},
 		{
+			name:   "CRLF line ends and a byte order mark",
+			args:   []string{"convert", "--from", "rank", "--to", "scharnagl"},
+			stdin:  "\uFEFFRNBQKBNR\r\n\r\n# comment\r\nBBQNNRKR\r\n",
+			stdout: "518\n0\n",
+		},
+		{
 			name:     "a DFRC FEN has no single number",
 			args:     []string{"convert", "--from", "fen", "--to", "scharnagl", fenDFRC, fenGame},
 			stdout:   "\n\n",

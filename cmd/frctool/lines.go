@@ -67,7 +67,13 @@ func eachInput(cmd *cli.Command, header string, row rowFunc) error {
 		sc := bufio.NewScanner(cmd.Root().Reader)
 		sc.Buffer(make([]byte, 64<<10), maxLine)
 		for n := 1; sc.Scan(); n++ {
-			line := bytes.TrimSpace(sc.Bytes())
+			line := sc.Bytes()
+			if n == 1 {
+				// Files saved by some Windows editors start with a byte
+				// order mark, which is no part of the first input.
+				line = bytes.TrimPrefix(line, []byte("\uFEFF"))
+			}
+			line = bytes.TrimSpace(line) // also the \r of CRLF line ends
 			if len(line) == 0 || line[0] == '#' {
 				continue
 			}
