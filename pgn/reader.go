@@ -54,8 +54,8 @@ func (e *ParseError) Unwrap() error { return e.Err }
 const DefaultMaxGameSize = 16 << 20
 
 const (
-	minRead       = 256 << 10 // read at least this much at a time
-	initialBuffer = 1 << 20
+	minRead       = 32 << 10 // read at least this much at a time
+	initialBuffer = 64 << 10 // grows with the largest game
 )
 
 // Reader reads games from a PGN stream.
