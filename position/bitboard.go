@@ -18,9 +18,9 @@ func lsb(b bitboard) Square { return Square(bits.TrailingZeros64(b)) }
 
 // Tables filled once by init. Sliding attacks use magic bitboards: the
 // occupancy of a slider's relevant squares, multiplied by a per-square magic
-// number, indexes a perfect hash of every possible attack set. The magics are
-// searched for at start-up from a fixed seed, which takes a few milliseconds
-// and keeps numbers that nobody can check by eye out of the source.
+// number, indexes a perfect hash of every possible attack set. The numbers
+// are in magics.go, found once by TestMagics: searching for them at start-up
+// took hundreds of milliseconds on a busy machine.
 var (
 	knightAttacks [64]bitboard
 	kingAttacks   [64]bitboard
@@ -117,8 +117,8 @@ func init() {
 			}
 		}
 	}
-	initMagics(&rookMagics, rookDirs, 0x52f3c1e8d7b6a9)
-	initMagics(&bishopMagics, bishopDirs, 0x2d9e4b7f0c13)
+	initMagics(&rookMagics, rookDirs, &rookMagicNumbers)
+	initMagics(&bishopMagics, bishopDirs, &bishopMagicNumbers)
 }
 
 func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
@@ -131,82 +131,46 @@ func rayFrom(s Square, df, dr int) bitboard {
 	return ray
 }
 
-// initMagics finds a magic number for every square and fills the attack
-// tables the magics index into.
-func initMagics(ms *[64]magic, dirs [4][2]int, seed uint64) {
-	rng := xorshift(seed)
-	var sizes [64]int
+// relevantMask returns the squares whose occupancy can change the attacks of
+// a slider on s. Edge squares never can, since nothing lies beyond them,
+// except along the edge the slider itself stands on.
+func relevantMask(s Square, dirs [4][2]int) bitboard {
+	edges := ((rank1 | rank8) &^ (rank1 << (8 * uint(s.Rank())))) |
+		((fileA | fileH) &^ (fileA << uint(s.File())))
+	return slide(s, 0, dirs) &^ edges
+}
+
+// initMagics fills the attack tables for the given magic numbers (see
+// magics.go and TestMagics, which finds them).
+func initMagics(ms *[64]magic, dirs [4][2]int, numbers *[64]uint64) {
 	total := 0
 	for s := A1; s <= H8; s++ {
-		// Edge squares never change the attack set, so they are not
-		// part of the relevant occupancy (unless the slider stands on
-		// that edge, for the rank or file it moves along).
-		edges := ((rank1 | rank8) &^ (rank1 << (8 * uint(s.Rank())))) |
-			((fileA | fileH) &^ (fileA << uint(s.File())))
-		ms[s].mask = slide(s, 0, dirs) &^ edges
+		ms[s].mask = relevantMask(s, dirs)
+		ms[s].number = numbers[s]
 		n := bits.OnesCount64(ms[s].mask)
 		ms[s].shift = uint8(64 - n)
-		sizes[s] = 1 << n
-		total += sizes[s]
+		total += 1 << n
 	}
 	table := make([]bitboard, total)
-	occs := make([]bitboard, 4096)
-	atts := make([]bitboard, 4096)
-	epoch := make([]int, 4096)
-	attempt := 0
 	off := 0
 	for s := A1; s <= H8; s++ {
 		m := &ms[s]
-		m.table = table[off : off+sizes[s] : off+sizes[s]]
-		off += sizes[s]
+		size := 1 << (64 - int(m.shift))
+		m.table = table[off : off+size : off+size]
+		off += size
 		// Enumerate every subset of the mask (the Carry-Rippler trick).
-		n := 0
 		for sub := bitboard(0); ; {
-			occs[n], atts[n] = sub, slide(s, sub, dirs)
-			n++
+			att := slide(s, sub, dirs)
+			idx := (sub * m.number) >> m.shift
+			// Attack sets are never empty, so 0 marks a free slot.
+			if m.table[idx] != 0 && m.table[idx] != att {
+				panic("position: bad magic number for " + s.String())
+			}
+			m.table[idx] = att
 			sub = (sub - m.mask) & m.mask
 			if sub == 0 {
 				break
 			}
 		}
-		for {
-			m.number = rng.sparse()
-			if bits.OnesCount64((m.mask*m.number)>>56) < 6 {
-				continue
-			}
-			attempt++
-			ok := true
-			for i := 0; i < n; i++ {
-				idx := ((occs[i] & m.mask) * m.number) >> m.shift
-				if epoch[idx] < attempt {
-					epoch[idx] = attempt
-					m.table[idx] = atts[i]
-				} else if m.table[idx] != atts[i] {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				break
-			}
-		}
 	}
-}
-
-type xorshiftState uint64
-
-func xorshift(seed uint64) *xorshiftState { s := xorshiftState(seed); return &s }
-
-func (x *xorshiftState) next() uint64 {
-	*x ^= *x >> 12
-	*x ^= *x << 25
-	*x ^= *x >> 27
-	return uint64(*x) * 2685821657736338717
-}
-
-// sparse returns a random number with few bits set, which makes good magics
-// far more likely.
-func (x *xorshiftState) sparse() uint64 {
-	a, b, c := x.next(), x.next(), x.next()
-	return a & b & c
 }
