@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
+
+	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/stats"
+)
+
+func statsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "stats",
+		Usage:     "count games, results, scores, length and ratings per start position",
+		ArgsUsage: "[FILE...]",
+		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and writes one row per
+Chess960 start position that occurs (--all: all 960), keyed by Scharnagl SP:
+  sp, fritz9, rank, games, white_wins, draws, black_wins, unfinished,
+  white_score, draw_rate, score_low, score_high, avg_plies, avg_white_elo,
+  avg_black_elo
+white_score is (white_wins + draws/2) / finished games and draw_rate is
+draws / finished games (finished: 1-0, 0-1, 1/2-1/2). score_low..score_high is
+the 95% Wilson score interval of white_score: it stays within 0..1, is not
+empty at 0 or 1, and spans most of 0..1 for a single game. Empty cells (null
+in JSON) have nothing to be derived from: no finished game, no rating.
+
+The Result tag gives the result when it holds 1-0, 0-1, 1/2-1/2 or *; the
+movetext's closing marker is used only when the tag is missing or holds
+anything else, and a disagreement is reported as a warning. * and missing
+results count as unfinished. avg_plies uses the PlyCount tag when it is a
+number, else counts the main-line moves (comments, variations, NAGs and move
+numbers are not moves). Elo averages are over games with a positive numeric
+Elo only. DFRC games (different back ranks) are counted in the totals, and,
+with --dfrc, in a second table keyed white_sp:black_sp.
+
+--format defaults to table when standard output is a terminal and to csv
+otherwise (with -o, to the file's extension: .csv, .json, .md, else csv).
+json is one document, {"rows": [...], "totals": {...}}, whose rows also carry
+the raw sums; --merge reads such documents instead of PGN and adds them up,
+giving exactly what one run over all their games gives. That is how a huge
+archive is split over cores or machines: count each part with --format json,
+then merge the parts.`,
+			"frctool stats tcec.pgn.zst",
+			"frctool stats --sort score --min-games 20 --chart score.svg --html stats.html archive.pgn",
+			"frctool stats --by fritz9 --format markdown --dfrc games/*.pgn > stats.md",
+			"ls parts/*.pgn.zst | parallel frctool stats -q --format json {} -o {.}.json\n"+
+				"   frctool stats --merge --dfrc parts/*.json --sort games"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` table, csv, json or markdown (default: table on a terminal, else csv)"},
+			&cli.StringFlag{Name: "sort", Usage: "order rows by `KEY`: sp (the number, ascending), games, score or draws (largest first)", Value: "sp"},
+			&cli.StringFlag{Name: "by", Usage: "key and sort rows by `NUMBERING` sp (Scharnagl) or fritz9", Value: "sp"},
+			&cli.IntFlag{Name: "min-games", Usage: "leave out positions with fewer than `N` games", Value: 0},
+			&cli.BoolFlag{Name: "all", Usage: "write all 960 positions, zero counts included"},
+			&cli.BoolFlag{Name: "dfrc", Usage: "add a table of DFRC games keyed white_sp:black_sp"},
+			&cli.BoolFlag{Name: "merge", Usage: "the inputs are JSON outputs of earlier runs: add them up"},
+			&cli.StringFlag{Name: "chart", Usage: "also draw White's score per position to `FILE`.svg or .png"},
+			&cli.StringFlag{Name: "html", Usage: "also write a self-contained page with the totals, chart and table to `FILE`"},
+			outputFlag(),
+			quietFlag(),
+			jobsFlag(),
+		},
+		Action: runStats,
+	}
+}
+
+func runStats(ctx context.Context, cmd *cli.Command) error {
+	var opts stats.Options
+	var err error
+	if opts.Sort, err = stats.ParseOrder(cmd.String("sort")); err != nil {
+		return usagef(cmd, "--sort: %v", err)
+	}
+	switch by := cmd.String("by"); by {
+	case "sp", "scharnagl":
+		opts.By = stats.BySP
+	case "fritz9":
+		opts.By = stats.ByFritz9
+	default:
+		return usagef(cmd, "--by must be sp or fritz9, not %q", by)
+	}
+	if n := cmd.Int("min-games"); n < 0 {
+		return usagef(cmd, "--min-games must be 0 or more, not %d", n)
+	} else {
+		opts.MinGames = int64(n)
+	}
+	opts.All = cmd.Bool("all")
+	format, err := statsFormat(cmd)
+	if err != nil {
+		return err
+	}
+	chartName, htmlName := cmd.String("chart"), cmd.String("html")
+	if chartName != "" {
+		if _, err := stats.ChartFormat(chartName); err != nil {
+			return usagef(cmd, "--chart: %v", err)
+		}
+	}
+	a, err := newArchives(cmd)
+	if err != nil {
+		return err
+	}
+
+	var s stats.Stats
+	withDFRC := cmd.Bool("dfrc")
+	if cmd.Bool("merge") {
+		err = mergeStats(a, &s, withDFRC)
+	} else {
+		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
+			return stats.Run(ctx, r, a.jobs, &s, a.warn, a.counted)
+		})
+	}
+	if err != nil {
+		return err
+	}
+
+	rep := &stats.Report{Stats: &s, Options: opts, WithDFRC: withDFRC}
+	if err := writeStatsFile(cmd.String("output"), cmd, func(out *stream.Output) error { return rep.Write(out, format) }); err != nil {
+		return err
+	}
+	if chartName != "" {
+		kind, _ := stats.ChartFormat(chartName)
+		if err := writeStatsFile(chartName, cmd, func(out *stream.Output) error { return s.Chart(out, kind, opts) }); err != nil {
+			return err
+		}
+	}
+	if htmlName != "" {
+		title := "Chess960 statistics per start position"
+		if names := a.names; len(names) == 1 && names[0] != "-" {
+			title += ": " + filepath.Base(names[0])
+		}
+		if err := writeStatsFile(htmlName, cmd, func(out *stream.Output) error { return rep.WriteHTML(out, title) }); err != nil {
+			return err
+		}
+	}
+	a.summary("stats: %s", &s)
+	return nil
+}
+
+// statsFormat works out the output format: the --format flag, else the
+// extension of -o's file, else table for a terminal and csv for anything
+// else, since a pipe or file wants something a program can read.
+func statsFormat(cmd *cli.Command) (stats.Format, error) {
+	if f := cmd.String("format"); f != "" {
+		format, err := stats.ParseFormat(f)
+		if err != nil {
+			return 0, usagef(cmd, "--format: %v", err)
+		}
+		return format, nil
+	}
+	if o := cmd.String("output"); o != "-" && o != "" {
+		name := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(o, ".gz"), ".bz2"), ".zst")
+		switch strings.ToLower(filepath.Ext(name)) {
+		case ".json":
+			return stats.JSON, nil
+		case ".md", ".markdown":
+			return stats.Markdown, nil
+		}
+		return stats.CSV, nil
+	}
+	if f, ok := cmd.Root().Writer.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return stats.Table, nil
+	}
+	return stats.CSV, nil
+}
+
+// mergeStats adds up the JSON documents named by the arguments.
+func mergeStats(a *archives, s *stats.Stats, withDFRC bool) error {
+	for _, name := range a.names {
+		in, err := stream.Open(name, a.stdin)
+		if err != nil {
+			return err
+		}
+		m, err := s.ReadJSON(in)
+		in.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.Name, err)
+		}
+		if withDFRC && !m.DFRCTable {
+			return fmt.Errorf("%s: %w; count it again with --dfrc", in.Name, stats.ErrNoDFRC)
+		}
+	}
+	return nil
+}
+
+// writeStatsFile writes one output with write and commits it, so that a
+// file appears complete or not at all.
+func writeStatsFile(name string, cmd *cli.Command, write func(*stream.Output) error) error {
+	out, err := stream.Create(name, cmd.Root().Writer)
+	if err != nil {
+		return err
+	}
+	return writeAll(out, write(out))
+}

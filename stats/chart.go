@@ -1,0 +1,173 @@
+package stats
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// ChartFormat returns the image format for a chart file's name: "svg" or
+// "png", from its extension.
+func ChartFormat(name string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".svg", ".png":
+		return ext[1:], nil
+	}
+	return "", fmt.Errorf("%s: a chart is written as .svg or .png", name)
+}
+
+// labelledTicks is the largest number of positions whose numbers are
+// written under the x axis; beyond it they would overlap.
+const labelledTicks = 40
+
+// Chart draws White's score per start position with its 95% interval as an
+// error bar, positions sorted by score from left to right, and the score
+// over all games as a horizontal line. Positions with no finished game
+// have no score and are left out. Rows come from opts as for Rows, apart
+// from the order; format is "svg" or "png".
+func (s *Stats) Chart(w io.Writer, format string, opts Options) error {
+	p, err := s.plot(opts)
+	if err != nil {
+		return err
+	}
+	wt, err := p.WriterTo(10*vg.Inch, 5*vg.Inch, format)
+	if err != nil {
+		return fmt.Errorf("drawing the chart: %w", err)
+	}
+	if _, err := wt.WriteTo(w); err != nil {
+		return fmt.Errorf("writing the chart: %w", err)
+	}
+	return nil
+}
+
+// scored returns the rows that have a score, from worst to best for White.
+func (s *Stats) scored(opts Options) []Row {
+	opts.All = false
+	rows := slices.DeleteFunc(s.Rows(opts), func(r Row) bool { return r.WhiteWins+r.Draws+r.BlackWins == 0 })
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(a.WhiteScore, b.WhiteScore) })
+	return rows
+}
+
+// errBars is the rows' scores with their intervals, for plotter.YErrorBars.
+type errBars []Row
+
+func (e errBars) Len() int                { return len(e) }
+func (e errBars) XY(i int) (x, y float64) { return float64(i + 1), e[i].WhiteScore }
+func (e errBars) YError(i int) (low, high float64) {
+	return e[i].WhiteScore - e[i].ScoreLow, e[i].ScoreHigh - e[i].WhiteScore
+}
+
+var (
+	markColour = color.RGBA{R: 0x1f, G: 0x5f, B: 0xa8, A: 0xff}
+	barColour  = color.RGBA{R: 0x8a, G: 0xa9, B: 0xcf, A: 0xff}
+	meanColour = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
+)
+
+func (s *Stats) plot(opts Options) (*plot.Plot, error) {
+	rows := s.scored(opts)
+	n := len(rows)
+	overall := s.Overall()
+
+	p := plot.New()
+	p.Title.Text = "White's score per start position, with 95% Wilson intervals"
+	keyName := "Scharnagl SP"
+	if opts.By == ByFritz9 {
+		keyName = "Fritz9 number"
+	}
+	p.X.Label.Text = fmt.Sprintf("%d start positions, sorted by White's score", n)
+	if n <= labelledTicks {
+		p.X.Label.Text += " (" + keyName + ")"
+	}
+	p.Y.Label.Text = "White's score (wins + draws/2) / finished games"
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Tick.Marker = plot.ConstantTicks(yTicks())
+	p.X.Min, p.X.Max = 0, float64(n)+1
+	p.Add(plotter.NewGrid())
+
+	// Marks shrink as positions get many, so that 960 of them stay apart.
+	radius, width := vg.Points(3.5), vg.Points(1.2)
+	switch {
+	case n > 400:
+		radius, width = vg.Points(1.1), vg.Points(0.35)
+	case n > 100:
+		radius, width = vg.Points(1.6), vg.Points(0.5)
+	case n > labelledTicks:
+		radius, width = vg.Points(2.2), vg.Points(0.8)
+	}
+	if n > 0 {
+		bars, err := plotter.NewYErrorBars(errBars(rows))
+		if err != nil {
+			return nil, fmt.Errorf("chart: %w", err)
+		}
+		bars.LineStyle.Color = barColour
+		bars.LineStyle.Width = width
+		bars.CapWidth = 2 * radius
+		p.Add(bars)
+
+		pts := make(plotter.XYs, n)
+		for i := range rows {
+			pts[i].X, pts[i].Y = errBars(rows).XY(i)
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, fmt.Errorf("chart: %w", err)
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: markColour, Radius: radius, Shape: draw.CircleGlyph{}}
+		p.Add(sc)
+		p.Legend.Add("White's score", sc)
+	}
+	if n <= labelledTicks {
+		ticks := make([]plot.Tick, n)
+		for i := range rows {
+			key := rows[i].SP
+			if opts.By == ByFritz9 {
+				key = rows[i].Fritz9
+			}
+			ticks[i] = plot.Tick{Value: float64(i + 1), Label: fmt.Sprint(key)}
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		if n > 15 {
+			p.X.Tick.Label.Rotation = 1.5708 // quarter turn: numbers stay apart
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YCenter
+		}
+	} else {
+		p.X.Tick.Marker = plot.ConstantTicks(nil)
+	}
+	if n > 0 {
+		mean := overall.WhiteScore
+		line, err := plotter.NewLine(plotter.XYs{{X: 0, Y: mean}, {X: float64(n) + 1, Y: mean}})
+		if err != nil {
+			return nil, fmt.Errorf("chart: %w", err)
+		}
+		line.LineStyle = draw.LineStyle{Color: meanColour, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
+		p.Add(line)
+		finished := overall.WhiteWins + overall.Draws + overall.BlackWins
+		p.Legend.Add(fmt.Sprintf("all %d finished games: %.3f", finished, mean), line)
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	return p, nil
+}
+
+func yTicks() []plot.Tick {
+	var t []plot.Tick
+	for i := 0; i <= 10; i++ {
+		v := float64(i) / 10
+		label := ""
+		if i%2 == 0 {
+			label = fmt.Sprintf("%.1f", v)
+		}
+		t = append(t, plot.Tick{Value: v, Label: label})
+	}
+	return t
+}

@@ -1,0 +1,185 @@
+package stats
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+
+	"github.com/frctool/frctool/numbering"
+)
+
+// The page is one file with everything inline, CSS and the chart as SVG,
+// so that it can be mailed or archived and opened with no network. The
+// back-rank diagrams are Unicode chess glyphs on CSS squares: no images
+// and no web fonts.
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 2rem auto; max-width: 82rem; padding: 0 1rem; color: #1d2329; background: #fbfbfa; }
+h1 { font-size: 1.5rem; margin-bottom: .2rem; }
+h2 { font-size: 1.15rem; margin-top: 2rem; }
+p.note { color: #5b6670; margin-top: 0; font-size: .9rem; }
+dl.totals { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; margin: 1.2rem 0; }
+dl.totals div { background: #fff; border: 1px solid #dde2e6; border-radius: 6px; padding: .5rem .8rem; }
+dl.totals dt { font-size: .75rem; color: #5b6670; text-transform: uppercase; letter-spacing: .04em; }
+dl.totals dd { margin: 0; font-size: 1.35rem; font-variant-numeric: tabular-nums; }
+figure { margin: 1rem 0; background: #fff; border: 1px solid #dde2e6; border-radius: 6px; padding: .5rem; }
+figure svg { width: 100%; height: auto; display: block; }
+figcaption { font-size: .85rem; color: #5b6670; padding: .3rem .5rem; }
+table { border-collapse: collapse; font-size: .85rem; font-variant-numeric: tabular-nums; background: #fff; }
+th, td { padding: .25rem .55rem; border-bottom: 1px solid #e6e9ec; text-align: right; white-space: nowrap; }
+th { position: sticky; top: 0; background: #eef1f4; font-weight: 600; }
+td.rank, th.rank { text-align: left; }
+tbody tr:hover { background: #f3f7fb; }
+.board { display: inline-flex; border: 1px solid #6b5a45; vertical-align: middle; }
+.board + .board { margin-left: .35rem; }
+.board span { width: 1.35em; height: 1.35em; line-height: 1.35em; text-align: center; font-size: 1.05rem; font-family: "DejaVu Sans", "Segoe UI Symbol", "Noto Sans Symbols 2", serif; color: #111; }
+.board span.l { background: #f0d9b5; }
+.board span.d { background: #b58863; }
+.letters { font-family: ui-monospace, "DejaVu Sans Mono", monospace; color: #5b6670; margin-left: .4rem; font-size: .8rem; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="note">White's score is (wins + draws/2) over finished games; its 95% interval is Wilson's score interval. Unfinished games (<code>*</code> or no result) count in games only. Written by frctool stats.</p>
+<dl class="totals">
+{{range .Totals}}<div><dt>{{.Name}}</dt><dd>{{.Value}}</dd></div>
+{{end}}</dl>
+{{if .Chart}}<figure>{{.Chart}}<figcaption>Each mark is one start position with its interval, sorted by White's score; the dashed line is the score over all games.</figcaption></figure>{{end}}
+<h2>Start positions ({{len .Main.Rows}})</h2>
+{{template "table" .Main}}
+{{if .WithDFRC}}<h2>DFRC pairs, White's back rank : Black's ({{len .Pairs.Rows}})</h2>
+{{template "table" .Pairs}}{{end}}
+</body>
+</html>
+{{define "table"}}<table>
+<thead><tr>{{range .Columns}}<th{{if eq . "rank"}} class="rank"{{end}}>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range $r := .Rows}}<tr>{{range $i, $c := $r.Cells}}{{if eq $i 2}}<td class="rank">{{$r.Board}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</tbody>
+</table>{{end}}
+`))
+
+// htmlRow is a table row as the page shows it.
+type htmlRow struct {
+	Cells []string
+	Board template.HTML // the back-rank diagram(s) and the letters
+}
+
+type htmlTable struct {
+	Columns []string
+	Rows    []htmlRow
+}
+
+type htmlPage struct {
+	Title    string
+	Totals   []struct{ Name, Value string }
+	Chart    template.HTML
+	Main     htmlTable
+	Pairs    htmlTable
+	WithDFRC bool
+}
+
+// WriteHTML writes one self-contained page: the totals, the chart inline
+// as SVG, and the table with each row's back rank drawn as a diagram.
+func (rep *Report) WriteHTML(w io.Writer, title string) error {
+	s := rep.Stats
+	var chart bytes.Buffer
+	if err := s.Chart(&chart, "svg", rep.Options); err != nil {
+		return err
+	}
+	svg := chart.Bytes()
+	// Drop the XML declaration and comment: inline SVG starts at <svg.
+	if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
+		svg = svg[i:]
+	}
+	overall := s.Overall()
+	t := &s.Totals
+	page := htmlPage{
+		Title: title,
+		// The SVG comes from gonum/plot, which escapes the text it draws.
+		Chart:    template.HTML(svg), //nolint:gosec
+		Main:     htmlTable{Columns: Columns},
+		Pairs:    htmlTable{Columns: Columns},
+		WithDFRC: rep.WithDFRC,
+	}
+	add := func(name string, v any) {
+		page.Totals = append(page.Totals, struct{ Name, Value string }{name, fmt.Sprint(v)})
+	}
+	add("games read", t.Games)
+	add("identified", t.Identified)
+	add("start positions", s.Positions())
+	add("DFRC games", t.DFRC)
+	add("other positions", t.Other)
+	add("unknown start", t.Unknown)
+	add("warnings", t.Warnings)
+	if !math.IsNaN(overall.WhiteScore) {
+		add("White's score", fmt.Sprintf("%.3f", overall.WhiteScore))
+		add("draw rate", fmt.Sprintf("%.3f", overall.DrawRate))
+	}
+	if title == "" {
+		page.Title = "Chess960 statistics per start position"
+	}
+	for _, r := range s.Rows(rep.Options) {
+		page.Main.Rows = append(page.Main.Rows, htmlRowOf(&r))
+	}
+	if rep.WithDFRC {
+		for _, r := range s.DFRCRows(rep.Options) {
+			page.Pairs.Rows = append(page.Pairs.Rows, htmlRowOf(&r))
+		}
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, page); err != nil {
+		return fmt.Errorf("writing HTML: %w", err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func htmlRowOf(r *Row) htmlRow {
+	h := htmlRow{Cells: r.cells()}
+	var b bytes.Buffer
+	board(&b, r.Rank, false)
+	letters := r.Rank.String()
+	if r.DFRC {
+		board(&b, r.BlackRank, true)
+		letters += ":" + r.BlackRank.Black()
+	}
+	fmt.Fprintf(&b, `<span class="letters">%s</span>`, template.HTMLEscapeString(letters))
+	h.Board = template.HTML(b.String()) //nolint:gosec // built from fixed strings and escaped text
+	return h
+}
+
+// glyphs maps a piece letter to its white and black chess symbols, each
+// followed by U+FE0E, which asks for the text form rather than an emoji.
+var glyphs = map[byte][2]string{
+	'K': {"\u2654\ufe0e", "\u265a\ufe0e"},
+	'Q': {"\u2655\ufe0e", "\u265b\ufe0e"},
+	'R': {"\u2656\ufe0e", "\u265c\ufe0e"},
+	'B': {"\u2657\ufe0e", "\u265d\ufe0e"},
+	'N': {"\u2658\ufe0e", "\u265e\ufe0e"},
+}
+
+// board writes a back rank as eight squares, a to h. White's first rank
+// starts on a dark square (a1), Black's on a light one (a8).
+func board(b *bytes.Buffer, rank numbering.Rank, black bool) {
+	side, firstDark := 0, true
+	if black {
+		side, firstDark = 1, false
+	}
+	fmt.Fprintf(b, `<span class="board" title="%s">`, rank.String())
+	for i, p := range rank {
+		class := "l"
+		if (i%2 == 0) == firstDark {
+			class = "d"
+		}
+		fmt.Fprintf(b, `<span class="%s">%s</span>`, class, glyphs[p][side])
+	}
+	b.WriteString(`</span>`)
+}

@@ -1,0 +1,230 @@
+package stats
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/frctool/frctool/numbering"
+)
+
+// Columns are the names of the table's columns, in order, as CSV and JSON
+// write them.
+var Columns = []string{"sp", "fritz9", "rank", "games", "white_wins", "draws", "black_wins", "unfinished",
+	"white_score", "draw_rate", "score_low", "score_high", "avg_plies", "avg_white_elo", "avg_black_elo"}
+
+// Key says how rows are numbered and ordered by SortSP.
+type Key uint8
+
+// The keys.
+const (
+	BySP     Key = iota // Scharnagl numbers 0..959
+	ByFritz9            // Fritz 9 numbers 1..960
+)
+
+// Order is the order of the rows.
+type Order uint8
+
+// The orders. All but SortSP put the largest first; ties, and rows with no
+// value, go by key.
+const (
+	SortSP    Order = iota // by key, ascending
+	SortGames              // most games first
+	SortScore              // best score for White first
+	SortDraws              // highest draw rate first
+)
+
+// ParseOrder reads an order's name: sp, games, score, draws.
+func ParseOrder(s string) (Order, error) {
+	switch s {
+	case "sp", "":
+		return SortSP, nil
+	case "games":
+		return SortGames, nil
+	case "score":
+		return SortScore, nil
+	case "draws":
+		return SortDraws, nil
+	}
+	return 0, fmt.Errorf("unknown sort order %q (want sp, games, score or draws)", s)
+}
+
+// Options choose the rows.
+type Options struct {
+	By       Key
+	Sort     Order
+	MinGames int64 // leave out rows with fewer games
+	All      bool  // all 960 positions, zero counts included (MinGames still applies)
+}
+
+// Row is one line of the table: a start position, or a DFRC pair, with its
+// counts and the values derived from them. Derived values are NaN when
+// there is nothing to derive them from (no finished game, no rating).
+type Row struct {
+	// SP and Fritz9 are the numbers of the position; for a DFRC pair,
+	// White's, with BlackSP and BlackFritz9 set too.
+	SP, Fritz9           int
+	BlackSP, BlackFritz9 int
+	DFRC                 bool
+	Rank                 numbering.Rank
+	BlackRank            numbering.Rank
+	Counts
+
+	WhiteScore, DrawRate float64
+	ScoreLow, ScoreHigh  float64
+	AvgPlies             float64
+	AvgWhiteElo          float64
+	AvgBlackElo          float64
+}
+
+// Key returns the row's key as written: "518", or "W:B" for a DFRC pair,
+// in the numbering by.
+func (r *Row) Key(by Key) string {
+	w, b := r.SP, r.BlackSP
+	if by == ByFritz9 {
+		w, b = r.Fritz9, r.BlackFritz9
+	}
+	if r.DFRC {
+		return fmt.Sprintf("%d:%d", w, b)
+	}
+	return fmt.Sprint(w)
+}
+
+// Z95 is the standard normal quantile for a two-sided 95% interval.
+const Z95 = 1.959963984540054
+
+// Wilson returns the Wilson score interval for a proportion p observed
+// over n trials, at the normal quantile z. Unlike the textbook p ± z·se it
+// stays inside [0, 1], is not empty at p = 0 or p = 1, and is wide (not
+// zero) for a single trial. With draws counting one half, the score is
+// not a binomial proportion, and the interval is then slightly
+// conservative: draws lower the variance the formula assumes. n = 0 gives
+// NaN, NaN.
+func Wilson(p float64, n int64, z float64) (low, high float64) {
+	if n <= 0 {
+		return math.NaN(), math.NaN()
+	}
+	nf := float64(n)
+	z2 := z * z
+	centre := (p + z2/(2*nf)) / (1 + z2/nf)
+	half := z / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	low, high = centre-half, centre+half
+	// Rounding can leave -1e-17 at p = 0; the interval is within [0, 1].
+	return max(0, low), min(1, high)
+}
+
+// derive fills in the derived values of r from its counts.
+func (r *Row) derive() {
+	nan := math.NaN()
+	r.WhiteScore, r.DrawRate, r.ScoreLow, r.ScoreHigh = nan, nan, nan, nan
+	r.AvgPlies, r.AvgWhiteElo, r.AvgBlackElo = nan, nan, nan
+	if n := r.WhiteWins + r.Draws + r.BlackWins; n > 0 {
+		r.WhiteScore = (float64(r.WhiteWins) + float64(r.Draws)/2) / float64(n)
+		r.DrawRate = float64(r.Draws) / float64(n)
+		r.ScoreLow, r.ScoreHigh = Wilson(r.WhiteScore, n, Z95)
+	}
+	if r.Games > 0 {
+		r.AvgPlies = float64(r.Plies) / float64(r.Games)
+	}
+	if r.WhiteEloGames > 0 {
+		r.AvgWhiteElo = float64(r.WhiteEloSum) / float64(r.WhiteEloGames)
+	}
+	if r.BlackEloGames > 0 {
+		r.AvgBlackElo = float64(r.BlackEloSum) / float64(r.BlackEloGames)
+	}
+}
+
+func spRow(sp int, c *Counts) Row {
+	r := Row{SP: sp, BlackSP: sp, Counts: *c}
+	r.Rank, _ = numbering.FromSP(sp)
+	r.BlackRank = r.Rank
+	r.Fritz9, _ = numbering.SPToFritz9(sp)
+	r.BlackFritz9 = r.Fritz9
+	r.derive()
+	return r
+}
+
+// Rows returns the table of start positions: the positions with games, or
+// all 960 with opts.All, in the order opts asks for.
+func (s *Stats) Rows(opts Options) []Row {
+	rows := make([]Row, 0, numbering.Count)
+	for sp := range s.SP {
+		c := &s.SP[sp]
+		if c.Games == 0 && !opts.All || c.Games < opts.MinGames {
+			continue
+		}
+		rows = append(rows, spRow(sp, c))
+	}
+	sortRows(rows, opts)
+	return rows
+}
+
+// DFRCRows returns the table of DFRC pairs with games.
+func (s *Stats) DFRCRows(opts Options) []Row {
+	rows := make([]Row, 0, len(s.DFRC))
+	for p, c := range s.DFRC {
+		if c.Games < opts.MinGames || c.Games == 0 {
+			continue
+		}
+		r := Row{SP: p.White, BlackSP: p.Black, DFRC: true, Counts: *c}
+		r.Rank, _ = numbering.FromSP(p.White)
+		r.BlackRank, _ = numbering.FromSP(p.Black)
+		r.Fritz9, _ = numbering.SPToFritz9(p.White)
+		r.BlackFritz9, _ = numbering.SPToFritz9(p.Black)
+		r.derive()
+		rows = append(rows, r)
+	}
+	sortRows(rows, opts)
+	return rows
+}
+
+// Overall returns White's score over all finished games from Chess960
+// start positions (not DFRC), with its interval: the pooled mean the chart
+// draws as a line.
+func (s *Stats) Overall() Row {
+	var c Counts
+	for i := range s.SP {
+		c.add(&s.SP[i])
+	}
+	r := Row{SP: -1, Fritz9: -1, BlackSP: -1, BlackFritz9: -1, Counts: c}
+	r.derive()
+	return r
+}
+
+func sortRows(rows []Row, opts Options) {
+	key := func(r *Row) (int, int) {
+		if opts.By == ByFritz9 {
+			return r.Fritz9, r.BlackFritz9
+		}
+		return r.SP, r.BlackSP
+	}
+	byKey := func(a, b *Row) int {
+		aw, ab := key(a)
+		bw, bb := key(b)
+		return cmp.Or(cmp.Compare(aw, bw), cmp.Compare(ab, bb))
+	}
+	// descending orders NaN (no value) last.
+	desc := func(x, y float64) int {
+		switch {
+		case math.IsNaN(x) && math.IsNaN(y):
+			return 0
+		case math.IsNaN(x):
+			return 1
+		case math.IsNaN(y):
+			return -1
+		}
+		return cmp.Compare(y, x)
+	}
+	slices.SortFunc(rows, func(a, b Row) int {
+		switch opts.Sort {
+		case SortGames:
+			return cmp.Or(cmp.Compare(b.Games, a.Games), byKey(&a, &b))
+		case SortScore:
+			return cmp.Or(desc(a.WhiteScore, b.WhiteScore), byKey(&a, &b))
+		case SortDraws:
+			return cmp.Or(desc(a.DrawRate, b.DrawRate), byKey(&a, &b))
+		}
+		return byKey(&a, &b)
+	})
+}
