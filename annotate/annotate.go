@@ -201,11 +201,19 @@ type batchResult struct {
 	ann     *Annotator
 }
 
+// Hooks are called by Run on its calling goroutine, in input order. Either
+// may be nil.
+type Hooks struct {
+	// Warn is called with every problem of the input.
+	Warn func(*pgn.ParseError)
+	// Progress is called after each batch with the number of games in it.
+	Progress func(games int)
+}
+
 // Run annotates every game of r and writes it to w, using up to jobs
-// goroutines while keeping the input's order. warn, if not nil, is called
-// with every problem, in input order, on the calling goroutine. sum, if
-// not nil, accumulates the counts, also across several calls to Run.
-func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int, sum *Summary, warn func(*pgn.ParseError)) error {
+// goroutines while keeping the input's order. sum, if not nil, accumulates
+// the counts, also across several calls to Run.
+func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int, sum *Summary, hooks Hooks) error {
 	if sum == nil {
 		sum = new(Summary)
 	}
@@ -224,11 +232,14 @@ func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int
 	emit := func(_ *pgn.Batch, res *batchResult) error {
 		for _, r := range res.results {
 			sum.Add(r)
-			if warn != nil {
+			if hooks.Warn != nil {
 				for _, p := range r.Problems {
-					warn(p)
+					hooks.Warn(p)
 				}
 			}
+		}
+		if hooks.Progress != nil {
+			hooks.Progress(len(res.results))
 		}
 		_, err := w.Write(res.out)
 		return err

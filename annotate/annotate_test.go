@@ -24,7 +24,7 @@ func annotateBytes(t testing.TB, in []byte, opts Options, jobs int) ([]byte, *Su
 	var warnings []string
 	r := pgn.NewReader(bytes.NewReader(in))
 	r.Name = "in.pgn"
-	err := Run(context.Background(), r, &out, opts, jobs, &sum, func(p *pgn.ParseError) { warnings = append(warnings, p.Error()) })
+	err := Run(context.Background(), r, &out, opts, jobs, &sum, Hooks{Warn: func(p *pgn.ParseError) { warnings = append(warnings, p.Error()) }})
 	if err != nil {
 		t.Fatal(err)
 	}

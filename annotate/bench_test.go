@@ -50,14 +50,14 @@ func BenchmarkRun(b *testing.B) {
 			var sum Summary
 			for b.Loop() {
 				sum = Summary{}
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, Options{}, jobs, &sum, nil); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, Options{}, jobs, &sum, Hooks{}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.StopTimer()
 			// allocations per game: measured separately, on one run
 			allocs := testing.AllocsPerRun(1, func() {
-				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, Options{}, jobs, nil, nil)
+				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, Options{}, jobs, nil, Hooks{})
 			})
 			b.ReportMetric(allocs/float64(sum.Games), "allocs/game")
 			b.ReportMetric(float64(sum.Games)*float64(b.N)/b.Elapsed().Seconds(), "games/s")

@@ -94,7 +94,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 			if b := cmd.String("backup"); b != "" {
 				out.SetBackup(in.Name + b)
 			}
-			return writeAll(out, annotate.Run(ctx, r, out, opts, a.jobs, &sum, a.warn))
+			return writeAll(out, annotate.Run(ctx, r, out, opts, a.jobs, &sum, a.hooks()))
 		})
 	} else {
 		out, err2 := stream.Create(cmd.String("output"), cmd.Root().Writer)
@@ -102,7 +102,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 			return err2
 		}
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
-			return annotate.Run(ctx, r, out, opts, a.jobs, &sum, a.warn)
+			return annotate.Run(ctx, r, out, opts, a.jobs, &sum, a.hooks())
 		})
 		err = writeAll(out, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
+	"github.com/frctool/frctool/annotate"
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/pgn"
 )
@@ -129,6 +130,11 @@ func (a *archives) each(ctx context.Context, fn func(in *stream.Input, r *pgn.Re
 
 // counted is called by commands for each game, to feed the bar's rate.
 func (a *archives) counted(n int) { a.games.Add(int64(n)) }
+
+// hooks connects annotate.Run to the warnings and the progress bar.
+func (a *archives) hooks() annotate.Hooks {
+	return annotate.Hooks{Warn: a.warn, Progress: a.counted}
+}
 
 // startBar shows a progress bar when stderr is a terminal, the input is
 // large enough and --quiet is not given. It returns the function that

@@ -128,6 +128,9 @@ func commands() []*cli.Command {
 		randomCommand(),
 		showCommand(),
 		annotateCommand(),
+		statsCommand(),
+		filterCommand(),
+		splitCommand(),
 	}
 }
 
