@@ -5,8 +5,8 @@ go 1.26.0
 require (
 	github.com/corentings/chess/v2 v2.6.0
 	github.com/dsnet/compress v0.0.1
-	github.com/klauspost/compress v1.20.3
 	github.com/jedib0t/go-pretty/v6 v6.8.3
+	github.com/klauspost/compress v1.20.3
 	github.com/urfave/cli/v3 v3.14.0
 	gonum.org/v1/plot v0.17.0
 )

@@ -110,7 +110,14 @@ func Wilson(p float64, n int64, z float64) (low, high float64) {
 	centre := (p + z2/(2*nf)) / (1 + z2/nf)
 	half := z / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
 	low, high = centre-half, centre+half
-	// Rounding can leave -1e-17 at p = 0; the interval is within [0, 1].
+	// At the edges the formula gives exactly 0 and 1, but rounding can
+	// leave -1e-17 or 0.9999999999999999: a score of 1 must lie inside.
+	if p <= 0 {
+		low = 0
+	}
+	if p >= 1 {
+		high = 1
+	}
 	return max(0, low), min(1, high)
 }
 
