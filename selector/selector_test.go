@@ -233,6 +233,22 @@ func checkMerge(t *testing.T, input []byte, outputs map[string][]byte) {
 	}
 }
 
+// newReader returns a Reader over input. A maxGame above 0 cuts games
+// larger than that into parts (Partial, Continued); the input then comes in
+// small reads, since the Reader cuts only games it cannot see the end of.
+func newReader(input []byte, maxGame int) *pgn.Reader {
+	if maxGame <= 0 {
+		return pgn.NewReader(bytes.NewReader(input))
+	}
+	r := pgn.NewReader(&smallReader{bytes.NewReader(input)})
+	r.MaxGameSize = maxGame
+	return r
+}
+
+type smallReader struct{ r io.Reader }
+
+func (s *smallReader) Read(p []byte) (int, error) { return s.r.Read(p[:min(len(p), 100)]) }
+
 func head(b []byte) []byte { return b[:min(len(b), 60)] }
 
 // inputFiles returns every file of the project's testdata and, when
@@ -287,8 +303,7 @@ func TestFilterPartition(t *testing.T) {
 				for _, jobs := range []int{1, 4} {
 					var sel, rej bytes.Buffer
 					f := NewFilter(New(c), &sel, &rej)
-					r := pgn.NewReader(bytes.NewReader(input))
-					r.MaxGameSize = maxGame
+					r := newReader(input, maxGame)
 					if err := f.Run(context.Background(), r, jobs, nil); err != nil {
 						t.Fatal(err)
 					}
@@ -407,5 +422,26 @@ func TestFilterWarnings(t *testing.T) {
 	}
 	if f.Summary().Warnings != len(want) {
 		t.Errorf("summary counts %d warnings, want %d", f.Summary().Warnings, len(want))
+	}
+}
+
+// TestContinuedFollows: the parts of a game too large to hold at once go
+// to the output of its first part, and count as one game.
+func TestContinuedFollows(t *testing.T) {
+	huge := "[Event \"huge DFRC\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. e4 {" +
+		strings.Repeat("a long engine comment ", 2000) + "} *\n\n"
+	small := "[Event \"small\"]\n\n1. e4 *\n\n"
+	input := []byte(small + huge + small)
+	var sel, rej bytes.Buffer
+	f := NewFilter(New(Criteria{DFRC: true}), &sel, &rej)
+	r := newReader(input, 4096)
+	if err := f.Run(context.Background(), r, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	if sel.String() != huge || rej.String() != small+small {
+		t.Errorf("selected %d bytes, rejected %d; want %d, %d", sel.Len(), rej.Len(), len(huge), 2*len(small))
+	}
+	if s := f.Summary(); s.Games != 3 || s.Selected != 1 {
+		t.Errorf("%d games, %d selected; want 3, 1", s.Games, s.Selected)
 	}
 }

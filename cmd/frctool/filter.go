@@ -12,11 +12,11 @@ import (
 	"github.com/frctool/frctool/selector"
 )
 
-// The selection flags of filter.
-var (
-	spListFlag     = &cli.StringSliceFlag{Name: "sp", Usage: "select Scharnagl numbers `LIST` such as 0-15,518,900-959 (960 means 0); repeatable"}
-	fritz9ListFlag = &cli.StringSliceFlag{Name: "fritz9", Usage: "select Fritz9 numbers `LIST` (1..960); repeatable"}
-	rankFlag       = &cli.StringSliceFlag{Name: "rank", Usage: "select the back rank `RNBQKBNR` (any case, English or German letters: TSLDKLST); repeatable"}
+// The names of filter's selection flags.
+const (
+	spFlag     = "sp"
+	fritz9Flag = "fritz9"
+	rankFlag   = "rank"
 )
 
 func filterCommand() *cli.Command {
@@ -46,9 +46,11 @@ game. The summary line gives the games read and selected.`,
 			"frctool filter --dfrc --other --invert games.pgn   # only games with one SP"),
 		Flags: []cli.Flag{
 			outputFlag(),
-			spListFlag,
-			fritz9ListFlag,
-			rankFlag,
+			// Slice flags are made anew for every command: they keep
+			// their values between runs of one process.
+			&cli.StringSliceFlag{Name: spFlag, Usage: "select Scharnagl numbers `LIST` such as 0-15,518,900-959 (960 means 0); repeatable"},
+			&cli.StringSliceFlag{Name: fritz9Flag, Usage: "select Fritz9 numbers `LIST` (1..960); repeatable"},
+			&cli.StringSliceFlag{Name: rankFlag, Usage: "select the back rank `RNBQKBNR` (any case, English or German letters: TSLDKLST); repeatable"},
 			&cli.BoolFlag{Name: "exclude-standard", Usage: "leave out standard chess, SP 518"},
 			&cli.BoolFlag{Name: "dfrc", Usage: "select games whose two back ranks differ (double Fischer random)"},
 			&cli.BoolFlag{Name: "other", Usage: "select games that do not start from a Chess960 array (mid-game FENs, unknown starts)"},
@@ -70,20 +72,21 @@ func criteria(cmd *cli.Command) (selector.Criteria, error) {
 		Invert:          cmd.Bool("invert"),
 	}
 	for _, f := range []struct {
-		flag   *cli.StringSliceFlag
+		name   string
 		scheme selector.Scheme
-	}{{spListFlag, selector.SP}, {fritz9ListFlag, selector.Fritz9}} {
-		if !cmd.IsSet(f.flag.Name) {
+	}{{spFlag, selector.SP}, {fritz9Flag, selector.Fritz9}} {
+		list := cmd.StringSlice(f.name)
+		if len(list) == 0 {
 			continue
 		}
-		sps, err := selector.ParseList(strings.Join(cmd.StringSlice(f.flag.Name), ","), f.scheme)
+		sps, err := selector.ParseList(strings.Join(list, ","), f.scheme)
 		if err != nil {
-			return c, usagef(cmd, "--%s: %v", f.flag.Name, err)
+			return c, usagef(cmd, "--%s: %v", f.name, err)
 		}
 		c.SPs = append(c.SPs, sps...)
 	}
-	if cmd.IsSet(rankFlag.Name) {
-		sps, err := selector.ParseRanks(cmd.StringSlice(rankFlag.Name)...)
+	if ranks := cmd.StringSlice(rankFlag); len(ranks) > 0 {
+		sps, err := selector.ParseRanks(ranks...)
 		if err != nil {
 			return c, usagef(cmd, "--rank: %v", err)
 		}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/numbering"
+)
+
+func TestSplitCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := frctool(t, "", "split", "--by", "sp", "-o", dir, mixedFixture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "frctool: split: 12 games read, 6 files written (6 games with a number, 1 DFRC, 5 other), 5 warnings\n"; !strings.HasSuffix(stderr, want) {
+		t.Errorf("stderr ends %q, want %q", stderr, want)
+	}
+	want := map[string][]string{
+		"sp-000.pgn": {"SP 0, Shredder castling", "SP 0 again, no result, unterminated comment"},
+		"sp-518.pgn": {"standard chess, no FEN", "SP 518 given as a FEN, CRLF"},
+		"sp-959.pgn": {"SP 959, X-FEN"},
+		"sp-631.pgn": {"SP 631, tags and no moves"},
+		"dfrc.pgn":   {"DFRC: white SP 518, black SP 0"},
+		"other.pgn":  {"", "mid-game FEN", "unknown: FEN ?", "unknown: Chess960 without FEN", "broken FEN"},
+	}
+	checkSplitDir(t, dir, want)
+
+	// A second run refuses; with --append the files grow.
+	if _, stderr, code := frctool(t, "", "split", "-o", dir, mixedFixture); code != 1 || !strings.Contains(stderr, "directory is not empty") || !strings.Contains(stderr, "--append") {
+		t.Errorf("second run: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := frctool(t, "", "split", "-q", "-o", dir, "--append", mixedFixture); code != 0 || strings.Contains(stderr, "games read") {
+		t.Errorf("--append -q: exit %d, %q", code, stderr)
+	}
+	for name, evs := range want {
+		if name == "other.pgn" {
+			// The junk text before the second copy's first game follows
+			// the first copy's last game: eventsOf does not see it.
+			want[name] = append(evs, evs[1:]...)
+			continue
+		}
+		want[name] = append(evs, evs...)
+	}
+	checkSplitDir(t, dir, want)
+
+	// Fritz9 names.
+	f9 := t.TempDir()
+	if _, stderr, code := frctool(t, "", "split", "-q", "--by", "fritz9", "-o", f9, mixedFixture); code != 0 {
+		t.Fatalf("--by fritz9: exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"fritz9-081.pgn", "fritz9-359.pgn", "fritz9-928.pgn", "fritz9-616.pgn", "dfrc.pgn", "other.pgn"} {
+		if _, err := os.Stat(filepath.Join(f9, name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func checkSplitDir(t *testing.T, dir string, want map[string][]string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(want) {
+		t.Errorf("%d files, want %d", len(entries), len(want))
+	}
+	for name, evs := range want {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if got := eventsOf(string(b)); strings.Join(got, "|") != strings.Join(evs, "|") {
+			t.Errorf("%s holds %q, want %q", name, got, evs)
+		}
+	}
+}
+
+func TestSplitCommandErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		errHas string
+	}{
+		{[]string{"--by", "fritz10"}, 2, `--by: numbering "fritz10": want sp or fritz9`},
+		{[]string{"--pattern", "games.pgn"}, 2, "--pattern: bad file name pattern \"games.pgn\": want exactly one integer verb"},
+		{[]string{"--pattern", "%d.pgn.bz2"}, 2, "bzip2 output is not offered"},
+	} {
+		args := append([]string{"split", "-o", t.TempDir()}, tc.args...)
+		_, stderr, code := frctool(t, "", append(args, mixedFixture)...)
+		if code != tc.code || !strings.Contains(stderr, tc.errHas) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.errHas)
+		}
+	}
+}
+
+// write960 writes a file with one game per start position, in SP order.
+func write960(t *testing.T) string {
+	var b bytes.Buffer
+	for sp := 0; sp < numbering.Count; sp++ {
+		r, _ := numbering.FromSP(sp)
+		fmt.Fprintf(&b, "[Event \"SP %d\"]\n[Variant \"Chess960\"]\n[FEN \"%s\"]\n\n1. a3 *\n\n", sp, fen.StartFEN(r, fen.XFEN))
+	}
+	name := filepath.Join(t.TempDir(), "all960.pgn")
+	if err := os.WriteFile(name, b.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}

@@ -1,0 +1,315 @@
+package selector
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
+)
+
+// split runs a Splitter over the inputs, with chunk and budget small
+// when tiny is set so that files are written and reopened many times.
+func split(t *testing.T, opts SplitOptions, tiny bool, maxGame int, inputs ...[]byte) *Splitter {
+	t.Helper()
+	s, err := NewSplitter(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tiny {
+		s.chunk, s.budget = 1<<10, 8<<10
+	}
+	for _, in := range inputs {
+		if err := s.Run(context.Background(), newReader(in, maxGame), 3, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// readDir returns the decompressed contents of the files in dir.
+func readDir(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string][]byte, len(entries))
+	for _, e := range entries {
+		in, err := stream.Open(filepath.Join(dir, e.Name()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(in)
+		in.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		files[e.Name()] = b
+	}
+	return files
+}
+
+// checkFileClasses checks that every game in each file belongs there.
+func checkFileClasses(t *testing.T, s *Splitter, files map[string][]byte) {
+	t.Helper()
+	classOf := make(map[string]int, Classes)
+	for c := 0; c < Classes; c++ {
+		classOf[s.FileName(c)] = c
+	}
+	for name, b := range files {
+		want, ok := classOf[name]
+		if !ok {
+			t.Errorf("unexpected file %s", name)
+			continue
+		}
+		r := pgn.NewReader(bytes.NewReader(b))
+		for {
+			g, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c, counted, _ := Class(g); counted && c != want {
+				t.Errorf("%s holds a game of class %d at line %d", name, c, g.Line)
+			}
+		}
+	}
+}
+
+// TestSplitEveryFile: the split files of every testdata and real-world
+// file hold every input game exactly once, each in the file of its class,
+// in input order; also with files reopened many times, and with games cut
+// into parts.
+func TestSplitEveryFile(t *testing.T) {
+	for _, file := range inputFiles(t) {
+		input, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			by      Scheme
+			tiny    bool
+			maxGame int
+		}{{SP, false, 0}, {Fritz9, true, 0}, {SP, true, 4096}} {
+			dir := t.TempDir()
+			s := split(t, SplitOptions{Dir: dir, By: tc.by, MaxOpen: 3}, tc.tiny, tc.maxGame, input)
+			files := readDir(t, dir)
+			t.Run(filepath.Base(file), func(t *testing.T) {
+				checkMerge(t, input, files)
+				checkFileClasses(t, s, files)
+				if s.Files() != len(files) {
+					t.Errorf("Files() = %d, the directory holds %d", s.Files(), len(files))
+				}
+			})
+			if t.Failed() {
+				t.Fatalf("%s, %+v", file, tc)
+			}
+		}
+	}
+}
+
+// all960 returns a PGN file with one game from each start position, in
+// order of Scharnagl numbers, written with fen.StartFEN, and at the end a
+// second SP 518 game with no FEN tag.
+func all960(t testing.TB) []byte {
+	var b bytes.Buffer
+	for sp := 0; sp < numbering.Count; sp++ {
+		r, err := numbering.FromSP(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "[Event \"SP %d\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n[Result \"*\"]\n\n1. a3 *\n\n", sp, fen.StartFEN(r, fen.Shredder))
+	}
+	b.WriteString("[Event \"standard, no FEN\"]\n[Result \"*\"]\n\n*\n")
+	return b.Bytes()
+}
+
+// check960 checks the files of all960 split by the scheme.
+func check960(t *testing.T, dir string, by Scheme, input []byte) {
+	t.Helper()
+	files := readDir(t, dir)
+	if len(files) != numbering.Count {
+		t.Fatalf("%d files, want %d", len(files), numbering.Count)
+	}
+	for sp := 0; sp < numbering.Count; sp++ {
+		name := fmt.Sprintf("sp-%03d.pgn", sp)
+		if by == Fritz9 {
+			f, _ := numbering.SPToFritz9(sp)
+			name = fmt.Sprintf("fritz9-%03d.pgn", f)
+		}
+		b, ok := files[name]
+		if !ok {
+			t.Fatalf("no file %s", name)
+		}
+		evs := events(t, b)
+		want := []string{fmt.Sprintf("SP %d", sp)}
+		if sp == numbering.StandardSP {
+			want = append(want, "standard, no FEN")
+		}
+		if strings.Join(evs, "|") != strings.Join(want, "|") {
+			t.Errorf("%s holds %q, want %q", name, evs, want)
+		}
+	}
+	checkMerge(t, input, files)
+}
+
+func TestSplit960(t *testing.T) {
+	input := all960(t)
+	for _, by := range []Scheme{SP, Fritz9} {
+		// Writing in tiny chunks reopens files thousands of times: once
+		// is enough.
+		for _, tiny := range []bool{by == Fritz9} {
+			dir := t.TempDir()
+			s := split(t, SplitOptions{Dir: dir, By: by, MaxOpen: 5}, tiny, 0, input)
+			check960(t, dir, by, input)
+			if s.Files() != numbering.Count || s.Summary().Games != numbering.Count+1 || s.Summary().Selected != numbering.Count+1 {
+				t.Errorf("%d files, %d games, %d with a number", s.Files(), s.Summary().Games, s.Summary().Selected)
+			}
+		}
+	}
+}
+
+func TestSplitRefusesNonEmptyDir(t *testing.T) {
+	input := all960(t)[:2000]
+	dir := t.TempDir()
+	split(t, SplitOptions{Dir: dir}, false, 0, input)
+	first := readDir(t, dir)
+	if _, err := NewSplitter(SplitOptions{Dir: dir}); !errors.Is(err, ErrNotEmpty) {
+		t.Fatalf("second run into %s: error %v, want ErrNotEmpty", dir, err)
+	}
+	// Any file counts, not only split's own.
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewSplitter(SplitOptions{Dir: other}); !errors.Is(err, ErrNotEmpty) || !strings.Contains(err.Error(), "notes.txt") {
+		t.Errorf("run into a directory with a file: error %v", err)
+	}
+	// With Append, the files grow by the same games, in order.
+	split(t, SplitOptions{Dir: dir, Append: true}, true, 0, input)
+	second := readDir(t, dir)
+	if len(second) != len(first) {
+		t.Fatalf("--append: %d files, want %d", len(second), len(first))
+	}
+	for name, b := range first {
+		if want := string(b) + string(b); string(second[name]) != want {
+			t.Errorf("%s after --append:\n%q\nwant\n%q", name, second[name], want)
+		}
+	}
+	// A missing directory is created, nested too.
+	nested := filepath.Join(t.TempDir(), "a", "b")
+	split(t, SplitOptions{Dir: nested}, false, 0, input)
+	if len(readDir(t, nested)) == 0 {
+		t.Error("nothing written into a new directory")
+	}
+}
+
+// TestSplitCompressed: with files reopened many times, the compressed
+// files hold the same bytes as the plain ones, as one stream of members
+// (gzip) or frames (zstd).
+func TestSplitCompressed(t *testing.T) {
+	// The first 40 positions, three times over.
+	first := all960(t)
+	first = first[:bytes.Index(first, []byte("[Event \"SP 40\"]"))]
+	input := bytes.Repeat(first, 3)
+	plainDir := t.TempDir()
+	split(t, SplitOptions{Dir: plainDir, MaxOpen: 3}, true, 0, input)
+	plain := readDir(t, plainDir)
+	for _, ext := range []string{".gz", ".zst"} {
+		dir := t.TempDir()
+		split(t, SplitOptions{Dir: dir, Pattern: "sp-%03d.pgn" + ext, MaxOpen: 3}, true, 0, input)
+		got := readDir(t, dir)
+		if len(got) != len(plain) {
+			t.Fatalf("%s: %d files, want %d", ext, len(got), len(plain))
+		}
+		for name, b := range plain {
+			if !bytes.Equal(got[name+ext], b) {
+				t.Errorf("%s%s differs from the plain file", name, ext)
+			}
+		}
+	}
+}
+
+func TestSplitPattern(t *testing.T) {
+	for _, tc := range []struct {
+		opts SplitOptions
+		err  string // "" for a good pattern
+		name string // the file name of SP 518, for a good one
+	}{
+		{opts: SplitOptions{}, name: "sp-518.pgn"},
+		{opts: SplitOptions{By: Fritz9}, name: "fritz9-359.pgn"},
+		{opts: SplitOptions{Pattern: "%d.pgn"}, name: "518.pgn"},
+		{opts: SplitOptions{Pattern: "SP%04d.pgn.zst"}, name: "SP0518.pgn.zst"},
+		{opts: SplitOptions{Pattern: "100%%-%d.pgn"}, name: "100%-518.pgn"},
+		{opts: SplitOptions{Pattern: "games.pgn"}, err: "want exactly one integer verb"},
+		{opts: SplitOptions{Pattern: "%d-%d.pgn"}, err: "want exactly one integer verb"},
+		{opts: SplitOptions{Pattern: "%s.pgn"}, err: "want exactly one integer verb"},
+		{opts: SplitOptions{Pattern: "dfrc%.0d.pgn"}, err: "twice"},
+		{opts: SplitOptions{Pattern: "x/%d.pgn"}, err: "not a path"},
+		{opts: SplitOptions{Pattern: "%d.pgn.bz2"}, err: "bzip2 output is not offered"},
+	} {
+		tc.opts.Dir = t.TempDir()
+		s, err := NewSplitter(tc.opts)
+		if tc.err != "" {
+			if err == nil || !errors.Is(err, ErrPattern) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want ErrPattern with %q", tc.opts.Pattern, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.opts.Pattern, err)
+			continue
+		}
+		if got := s.FileName(518); got != tc.name {
+			t.Errorf("%q: SP 518 goes to %q, want %q", tc.opts.Pattern, got, tc.name)
+		}
+	}
+	s, _ := NewSplitter(SplitOptions{Dir: t.TempDir(), Pattern: "f%d.pgn.gz"})
+	if s.FileName(DFRC) != "dfrc.pgn.gz" || s.FileName(Other) != "other.pgn.gz" {
+		t.Errorf("compressed pattern: %s, %s", s.FileName(DFRC), s.FileName(Other))
+	}
+}
+
+// TestSplitBlankOnly: an input with no game leaves its bytes in other.pgn.
+func TestSplitBlankOnly(t *testing.T) {
+	dir := t.TempDir()
+	split(t, SplitOptions{Dir: dir}, false, 0, []byte("\n\n"))
+	if files := readDir(t, dir); len(files) != 1 || string(files[OtherFile]) != "\n\n" {
+		t.Errorf("files %q", files)
+	}
+}
+
+// check960Twice checks the files of all960 split twice in one run.
+func check960Twice(t *testing.T, dir string, input []byte) {
+	t.Helper()
+	files := readDir(t, dir)
+	if len(files) != numbering.Count {
+		t.Fatalf("%d files, want %d", len(files), numbering.Count)
+	}
+	for sp := 0; sp < numbering.Count; sp++ {
+		want := fmt.Sprintf("SP %d|SP %d", sp, sp)
+		if sp == numbering.StandardSP {
+			want = "SP 518|standard, no FEN|SP 518|standard, no FEN"
+		}
+		name := fmt.Sprintf("sp-%03d.pgn", sp)
+		if got := strings.Join(events(t, files[name]), "|"); got != want {
+			t.Errorf("%s holds %q, want %q", name, got, want)
+		}
+	}
+	checkMerge(t, append(append([]byte{}, input...), input...), files)
+}
