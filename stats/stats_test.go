@@ -57,7 +57,7 @@ func TestFixtureCounts(t *testing.T) {
 	//   G6 [Result "?"], marker 0-1 decides, 4 plies
 	//   G7 tag 1-0 wins over marker 0-1, 1 ply;  G8 1/2, PlyCount "many": 3 plies
 	want518 := Counts{Games: 8, WhiteWins: 2, Draws: 2, BlackWins: 2, Unfinished: 2,
-		Plies: 41 + 6 + 3 + 1 + 2 + 4 + 1 + 3,
+		Plies:       41 + 6 + 3 + 1 + 2 + 4 + 1 + 3,
 		WhiteEloSum: 2500 + 2450, WhiteEloGames: 2, BlackEloSum: 2400 + 2600, BlackEloGames: 2}
 	if s.SP[518] != want518 {
 		t.Errorf("SP 518:\n got %+v\nwant %+v", s.SP[518], want518)
@@ -389,7 +389,7 @@ func TestHTML(t *testing.T) {
 	for _, want := range []string{
 		"<title>Fixture &lt;games&gt;</title>", "<svg", "</svg>", "<style>",
 		`<span class="board" title="RNBQKBNR"><span class="d">♖`, // a1 is dark
-		`title="RNBQKBNR"><span class="l">♜`,                      // Black's a8 is light
+		`title="RNBQKBNR"><span class="l">♜`,                     // Black's a8 is light
 		"BBQNNRKR:rnbqkbnr", "<dd>14</dd>", "<dd>0.625</dd>",
 	} {
 		if !strings.Contains(page, want) {

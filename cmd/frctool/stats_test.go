@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/frctool/frctool/internal/sharedtest"
+)
+
+const statsFixture = "../../testdata/stats/games.pgn"
+
+// statsRun runs the command line and returns stdout, stderr and the status.
+func statsRun(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), append([]string{"frctool"}, args...), strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestStatsCSVByDefault(t *testing.T) {
+	out, errs, code := statsRun(t, "", "stats", statsFixture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want, err := os.ReadFile("../../testdata/stats/games.csv.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The golden file has the DFRC table too; without --dfrc only the first.
+	first := strings.SplitN(string(want), "\n\n", 2)[0] + "\n"
+	if out != first {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, first)
+	}
+	for _, w := range []string{
+		"games.pgn:33: game has no result",
+		"games.pgn:43: Result tag and the movetext's termination marker disagree",
+		"frctool: stats: 14 games, 10 identified (2 distinct SPs), 2 DFRC, 1 other start positions, 1 unknown, 3 warnings",
+	} {
+		if !strings.Contains(errs, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errs)
+		}
+	}
+}
+
+func TestStatsFromStdin(t *testing.T) {
+	data, err := os.ReadFile(statsFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := statsRun(t, string(data), "stats", "-q", "--format", "json")
+	var doc struct {
+		Totals struct{ Games int } `json:"totals"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc.Totals.Games != 14 {
+		t.Errorf("stdin: exit %d, %s", code, out)
+	}
+}
+
+func TestStatsUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"stats", "--sort", "elo", statsFixture},
+		{"stats", "--by", "letters", statsFixture},
+		{"stats", "--format", "xml", statsFixture},
+		{"stats", "--min-games", "-1", statsFixture},
+		{"stats", "--chart", "x.gif", statsFixture},
+	} {
+		if _, errs, code := statsRun(t, "", args...); code != 2 || !strings.Contains(errs, "frctool stats --help") {
+			t.Errorf("%v: exit %d, %s", args, code, errs)
+		}
+	}
+}
+
+// TestStatsSplitMerge runs the README's workflow: count parts as JSON,
+// merge them, and compare with one run over everything.
+func TestStatsSplitMerge(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(statsFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{statsFixture}
+	if root := sharedtest.Root(); root != "" {
+		files, _ := filepath.Glob(filepath.Join(root, "realdata", "tcec", "*.pgn"))
+		inputs = append(inputs, files...)
+	}
+	// One part per input file, plus the fixture split in two at a game.
+	cut := bytes.Index(data, []byte("\n[Event \"G9"))
+	a, b := filepath.Join(dir, "a.pgn"), filepath.Join(dir, "b.pgn")
+	if err := os.WriteFile(a, data[:cut+1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, data[cut+1:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parts := append([]string{a, b}, inputs[1:]...)
+	var jsons []string
+	for i, p := range parts {
+		j := filepath.Join(dir, "part"+string(rune('a'+i))+".json")
+		if _, errs, code := statsRun(t, "", "stats", "-q", "--dfrc", p, "-o", j); code != 0 {
+			t.Fatalf("part %s: exit %d: %s", p, code, errs)
+		}
+		jsons = append(jsons, j)
+	}
+	for _, format := range []string{"csv", "json", "markdown"} {
+		args := []string{"stats", "-q", "--dfrc", "--sort", "games", "--format", format}
+		want, _, code := statsRun(t, "", append(args, inputs...)...)
+		if code != 0 {
+			t.Fatal("one run failed")
+		}
+		got, errs, code := statsRun(t, "", append(append(args, "--merge"), jsons...)...)
+		if code != 0 || got != want {
+			t.Errorf("%s: merged (exit %d, %s):\n%s\none run:\n%s", format, code, errs, got, want)
+		}
+	}
+	// A part without the DFRC table cannot give a merged one.
+	noDFRC := filepath.Join(dir, "nodfrc.json")
+	statsRun(t, "", "stats", "-q", statsFixture, "-o", noDFRC)
+	if _, errs, code := statsRun(t, "", "stats", "--merge", "--dfrc", noDFRC); code != 1 || !strings.Contains(errs, "without --dfrc") {
+		t.Errorf("merge --dfrc of a part without it: exit %d, %s", code, errs)
+	}
+	// PGN is not a merge input.
+	if _, errs, code := statsRun(t, "", "stats", "--merge", statsFixture); code != 1 || !strings.Contains(errs, "not a JSON document") {
+		t.Errorf("merge of PGN: exit %d, %s", code, errs)
+	}
+}
+
+func TestStatsFiles(t *testing.T) {
+	dir := t.TempDir()
+	csvName, svg, png, html := filepath.Join(dir, "s.csv"), filepath.Join(dir, "c.svg"), filepath.Join(dir, "c.png"), filepath.Join(dir, "p.html")
+	if _, errs, code := statsRun(t, "", "stats", "-q", "--dfrc", "--chart", svg, "--html", html, "-o", csvName, statsFixture); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, errs, code := statsRun(t, "", "stats", "-q", "--chart", png, "-o", filepath.Join(dir, "s.md"), statsFixture); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for name, prefix := range map[string]string{csvName: "sp,fritz9,rank,", svg: "<?xml", png: "\x89PNG", html: "<!DOCTYPE html>", filepath.Join(dir, "s.md"): "| sp | fritz9 |"} {
+		b, err := os.ReadFile(name)
+		if err != nil || !bytes.HasPrefix(b, []byte(prefix)) {
+			t.Errorf("%s: %v, starts %q", name, err, b[:min(len(b), 20)])
+		}
+	}
+	// Only the finished files: no temporary files left beside them.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 5 {
+		t.Errorf("%d files in the output folder, want 5", len(entries))
+	}
+}
+
+func TestStatsTableFormat(t *testing.T) {
+	out, _, code := statsRun(t, "", "stats", "-q", "--format", "table", "--by", "fritz9", statsFixture)
+	if code != 0 || !strings.Contains(out, "│ white_score │") || !strings.Contains(out, "RNBQKBNR") {
+		t.Errorf("table (exit %d):\n%s", code, out)
+	}
+}
