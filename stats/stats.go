@@ -112,7 +112,7 @@ func ParseResult(v []byte) (o Outcome, ok bool) {
 
 // ErrResultConflict is reported, wrapped in a *pgn.ParseError, for a game
 // whose Result tag and termination marker disagree.
-var ErrResultConflict = errors.New("Result tag and the movetext's termination marker disagree")
+var ErrResultConflict = errors.New("the Result tag and the termination marker of the moves disagree")
 
 // Game is what counting one game found, kept apart from the Stats so that
 // workers can examine games in parallel and the counts be added in order.
