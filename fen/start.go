@@ -100,28 +100,9 @@ func sideRank(board *[64]byte, white bool) numbering.Rank {
 	return r
 }
 
-// spOf maps each of the 960 arrangements to its Scharnagl number. A map
-// look-up is what keeps Start free of allocations: numbering's checks build
-// an error for every rank that is not an arrangement, which in a game is
-// most of them.
-var spOf = func() map[numbering.Rank]int16 {
-	m := make(map[numbering.Rank]int16, numbering.Count)
-	for sp := range numbering.Count {
-		r, err := numbering.FromSP(sp)
-		if err != nil {
-			panic(err)
-		}
-		m[r] = int16(sp)
-	}
-	return m
-}()
-
 // rankSP returns the Scharnagl number of the side's back rank, or -1.
 func rankSP(board *[64]byte, white bool) int {
-	if sp, ok := spOf[sideRank(board, white)]; ok {
-		return int(sp)
-	}
-	return -1
+	return sideRank(board, white).SP()
 }
 
 // backRankError says why the side's back rank is not an arrangement, or

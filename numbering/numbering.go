@@ -149,6 +149,32 @@ func (r Rank) check() *RankError {
 	return nil
 }
 
+// valid is Check without the error: it allocates nothing, so that SP and
+// Fritz9 can be asked of any eight squares, as FEN readers do for every
+// position they see.
+func (r Rank) valid() bool {
+	var n [256]uint8
+	king, rooks, rook1, bishopColours := -1, 0, -1, 0
+	for i, p := range r {
+		n[p]++
+		switch p {
+		case 'K':
+			king = i
+		case 'R':
+			if rooks == 0 {
+				rook1 = i
+			} else if king < rook1 {
+				return false // the king is not after the first rook
+			}
+			rooks++
+		case 'B':
+			bishopColours += i%2 + 1 // 1 for a dark square, 2 for a light one
+		}
+	}
+	return n['R'] == 2 && n['N'] == 2 && n['B'] == 2 && n['Q'] == 1 && n['K'] == 1 &&
+		bishopColours == 3 && king > rook1
+}
+
 // index returns the file of the first square holding piece, or -1.
 func (r Rank) index(piece byte) int {
 	for i, p := range r {
@@ -231,7 +257,7 @@ type codes struct {
 }
 
 func (r Rank) codes() (c codes, ok bool) {
-	if r.check() != nil {
+	if !r.valid() {
 		return c, false
 	}
 	var light, dark int
