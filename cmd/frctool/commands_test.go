@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runCase is one call of frctool through run, with its expected results.
@@ -495,5 +497,27 @@ func TestPositionsFixture(t *testing.T) {
 	}
 	if rows := strings.Count(stdout.String(), "\n"); rows != items+1 {
 		t.Errorf("%d rows for %d positions plus the header", rows, items)
+	}
+}
+
+// TestInterruptWhileWaitingForInput: Ctrl-C ends run's context; a command
+// blocked reading standard input must then stop instead of waiting on.
+func TestInterruptWhileWaitingForInput(t *testing.T) {
+	pr, pw := io.Pipe() // nothing is ever written: Read blocks
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"frctool", "identify"}, pr, &stdout, &stderr)
+	}()
+	cancel()
+	select {
+	case code := <-done:
+		if code != 1 || stderr.String() != "frctool: interrupted\n" {
+			t.Errorf("exit %d, stderr %q; want 1, frctool: interrupted", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("identify still waits for input after its context ended")
 	}
 }

@@ -32,7 +32,7 @@ X-FEN with KQkq) and shredder-fen (written with rook files, HAha; output only).`
 	}
 }
 
-func runConvert(_ context.Context, cmd *cli.Command) error {
+func runConvert(ctx context.Context, cmd *cli.Command) error {
 	from, err := choice(cmd, "from", "scharnagl", "fritz9", "rank", "fen")
 	if err != nil {
 		return err
@@ -50,7 +50,7 @@ func runConvert(_ context.Context, cmd *cli.Command) error {
 	out, _ := startpos.ParseNotation(to)
 
 	if format == "csv" {
-		return eachInput(cmd, "input,output", func(dst, item []byte) ([]byte, error) {
+		return eachInput(ctx, cmd, "input,output", func(dst, item []byte) ([]byte, error) {
 			dst = appendCSV(dst, item)
 			dst = append(dst, ',')
 			sp, err := in.Read(item)
@@ -61,7 +61,7 @@ func runConvert(_ context.Context, cmd *cli.Command) error {
 			return out.Append(dst, sp), nil
 		})
 	}
-	return eachInput(cmd, "", func(dst, item []byte) ([]byte, error) {
+	return eachInput(ctx, cmd, "", func(dst, item []byte) ([]byte, error) {
 		sp, err := in.Read(item)
 		if err != nil {
 			return dst, err

@@ -35,7 +35,8 @@ func BenchmarkConvertFritz9ToSP(b *testing.B) {
 }
 
 // TestConvertAllocatesPerCommandNotPerLine checks that a hundred times the
-// lines costs no more allocations: what the command allocates is setup.
+// lines costs hardly more allocations: what the command allocates is setup,
+// plus one goroutine and channel per 64 KiB read from stdin.
 func TestConvertAllocatesPerCommandNotPerLine(t *testing.T) {
 	args := []string{"frctool", "convert", "--from", "fritz9", "--to", "scharnagl"}
 	allocs := func(lines int) float64 {
@@ -45,7 +46,7 @@ func TestConvertAllocatesPerCommandNotPerLine(t *testing.T) {
 		})
 	}
 	small, large := allocs(960), allocs(96000)
-	if large > small+10 {
+	if large > small+100 { // per line would be 95,040 more
 		t.Errorf("%v allocations for 960 lines, %v for 96000: the conversion allocates per line", small, large)
 	}
 }

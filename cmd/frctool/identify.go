@@ -78,7 +78,7 @@ func newIdentifyRecord(input string, id startpos.Identity, err error) identifyRe
 
 func ptr[T any](v T) *T { return &v }
 
-func runIdentify(_ context.Context, cmd *cli.Command) error {
+func runIdentify(ctx context.Context, cmd *cli.Command) error {
 	format, err := choice(cmd, "format", "text", "csv", "json")
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func runIdentify(_ context.Context, cmd *cli.Command) error {
 	case "json":
 		appendRecord = appendIdentifyJSON
 	}
-	return eachInput(cmd, header, func(dst, item []byte) ([]byte, error) {
+	return eachInput(ctx, cmd, header, func(dst, item []byte) ([]byte, error) {
 		id, err := startpos.Identify(string(item))
 		return appendRecord(dst, newIdentifyRecord(string(item), id, err)), err
 	})

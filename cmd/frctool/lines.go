@@ -3,7 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -30,8 +33,9 @@ const (
 )
 
 // eachInput writes the header (if any), then one row per item of cmd, to
-// cmd's standard output.
-func eachInput(cmd *cli.Command, header string, row rowFunc) error {
+// cmd's standard output. It stops when ctx ends (Ctrl-C), even while
+// waiting for standard input.
+func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc) error {
 	out := bufio.NewWriterSize(cmd.Root().Writer, outputBuffer)
 	stderr := cmd.Root().ErrWriter
 	if header != "" {
@@ -64,7 +68,7 @@ func eachInput(cmd *cli.Command, header string, row rowFunc) error {
 			}
 		}
 	} else {
-		sc := bufio.NewScanner(cmd.Root().Reader)
+		sc := bufio.NewScanner(&interruptibleReader{ctx: ctx, r: cmd.Root().Reader})
 		sc.Buffer(make([]byte, 64<<10), maxLine)
 		for n := 1; sc.Scan(); n++ {
 			line := sc.Bytes()
@@ -83,6 +87,9 @@ func eachInput(cmd *cli.Command, header string, row rowFunc) error {
 		}
 		if err := sc.Err(); err != nil {
 			out.Flush()
+			if ctx.Err() != nil {
+				return errors.New("interrupted")
+			}
 			return fmt.Errorf("stdin: %w", err)
 		}
 	}
@@ -93,6 +100,46 @@ func eachInput(cmd *cli.Command, header string, row rowFunc) error {
 		return errReported
 	}
 	return nil
+}
+
+// interruptibleReader lets a Read that is blocked (on a terminal, or a pipe
+// whose writer is idle) give way when ctx ends. main turns Ctrl-C into the
+// end of ctx instead of the end of the process, so without this a command
+// waiting for input could not be interrupted. Each Read runs in a goroutine
+// into a private buffer; one left blocked at the end is abandoned with the
+// process. The cost is one goroutine per read of up to 64 KiB.
+type interruptibleReader struct {
+	ctx     context.Context
+	r       io.Reader
+	buf     []byte
+	pending chan readResult // a Read still running after ctx ended
+}
+
+type readResult struct {
+	n   int
+	err error
+}
+
+func (ir *interruptibleReader) Read(p []byte) (int, error) {
+	if err := ir.ctx.Err(); err != nil || ir.pending != nil {
+		return 0, context.Cause(ir.ctx)
+	}
+	if cap(ir.buf) < len(p) {
+		ir.buf = make([]byte, len(p))
+	}
+	buf := ir.buf[:len(p)]
+	done := make(chan readResult, 1)
+	go func() {
+		n, err := ir.r.Read(buf)
+		done <- readResult{n, err}
+	}()
+	select {
+	case res := <-done:
+		return copy(p, buf[:res.n]), res.err
+	case <-ir.ctx.Done():
+		ir.pending = done
+		return 0, context.Cause(ir.ctx)
+	}
 }
 
 // appendCSV appends one CSV field to dst, quoted as encoding/csv would
