@@ -56,7 +56,9 @@ type SplitOptions struct {
 	// Append allows a directory that already holds files, and appends to
 	// them. Without it a non-empty Dir is refused with ErrNotEmpty.
 	Append bool
-	// MaxOpen bounds the files open at once; 0 means DefaultMaxOpen.
+	// MaxOpen bounds the files open at once for writing; 0 means
+	// DefaultMaxOpen. Up to 8 more are open for an instant while new files
+	// are created.
 	MaxOpen int
 }
 
@@ -67,7 +69,8 @@ type SplitOptions struct {
 //
 // It holds games in memory per file and writes them in chunks, so that
 // even with all 960 files in use it opens each file only once per few
-// megabytes of input, and it never keeps more than MaxOpen files open: a
+// megabytes of input, and it never keeps more than MaxOpen files open
+// (plus up to 8 briefly, while new files are created in the background): a
 // file closed to make room is later reopened in append mode (a compressed
 // file then gets a new gzip member or zstd frame, which readers join).
 //
@@ -88,10 +91,20 @@ type Splitter struct {
 	gzFree   []*gzip.Writer
 	zstdFree []*zstd.Encoder
 
+	// Creating a file can take a millisecond on some file systems, most of
+	// it waiting: files are created in the background, a few at a time, as
+	// soon as their first game is seen, and file waits for that.
+	created  [Classes]chan error
+	creators chan struct{} // one token per creation under way
+
 	rt router
 	// chunk and budget are chunkSize and budget; tests make them small.
 	chunk, budget int
 }
+
+// maxCreators bounds the files being created at once, so that at most
+// MaxOpen+maxCreators files are open.
+const maxCreators = 8
 
 // Chunking: a file's games are written once they reach chunkSize, and all
 // files' games once they reach budget together.
@@ -124,7 +137,8 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 			opts.Pattern = DefaultFritz9Pattern
 		}
 	}
-	s := &Splitter{opts: opts, open: list.New(), rt: newRouter(), chunk: chunkSize, budget: budget}
+	s := &Splitter{opts: opts, open: list.New(), rt: newRouter(), chunk: chunkSize, budget: budget,
+		creators: make(chan struct{}, maxCreators)}
 	if err := s.makeNames(); err != nil {
 		return nil, err
 	}
@@ -231,6 +245,7 @@ func (s *Splitter) write(class int, b []byte) error {
 	if !s.written[class] {
 		s.written[class] = true
 		s.nfiles++
+		s.create(class)
 	}
 	if len(s.bufs[class]) >= s.chunk {
 		if err := s.flush(class); err != nil {
@@ -275,12 +290,34 @@ func (s *Splitter) flush(class int) error {
 	return nil
 }
 
+// create makes the file of the class exist, in the background.
+func (s *Splitter) create(class int) {
+	done := make(chan error, 1)
+	s.created[class] = done
+	path := filepath.Join(s.opts.Dir, s.names[class])
+	go func() {
+		s.creators <- struct{}{}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+		if err == nil {
+			err = f.Close()
+		}
+		<-s.creators
+		done <- err
+	}()
+}
+
 // file returns the open file of the class, opening it in append mode and
 // closing the least recently used one when MaxOpen are open.
 func (s *Splitter) file(class int) (*outFile, error) {
 	if f := s.files[class]; f != nil {
 		s.open.MoveToFront(f.elem)
 		return f, nil
+	}
+	if done := s.created[class]; done != nil {
+		s.created[class] = nil
+		if err := <-done; err != nil {
+			return nil, err // *PathError names the file
+		}
 	}
 	for s.open.Len() >= s.opts.MaxOpen {
 		if err := s.closeFile(s.open.Back().Value.(*outFile)); err != nil {
