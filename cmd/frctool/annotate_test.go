@@ -167,7 +167,13 @@ func TestAnnotateInPlaceInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(150 * time.Millisecond)
+	// Interrupt once the temporary file exists: the signal handler is in
+	// place by then and the new file is half written.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.frctool-*.tmp")); len(tmp) > 0 {
+			break
+		}
+	}
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	now, _ := os.ReadFile(path)
