@@ -408,7 +408,17 @@ func CountPlies(movetext []byte) int {
 			}
 		case pcOther:
 			i++
-		default: // a word
+		case pcLetter:
+			// A word starting with a letter is a move (SAN or not): the
+			// common case, decided without looking at the word.
+			i++
+			for i < len(b) && !wordEnd[b[i]] {
+				i++
+			}
+			if depth == 0 {
+				n++
+			}
+		default: // any other word
 			j := i + 1
 			for j < len(b) && !wordEnd[b[j]] {
 				j++
@@ -448,7 +458,8 @@ const (
 	pcOpen
 	pcClose
 	pcDollar
-	pcOther // a lone '}'
+	pcOther  // a lone '}'
+	pcLetter // the first byte of a move
 )
 
 var plyClass = func() (t [256]uint8) {
@@ -463,6 +474,11 @@ var plyClass = func() (t [256]uint8) {
 	t[')'] = pcClose
 	t['$'] = pcDollar
 	t['}'] = pcOther
+	for c := 'A'; c <= 'z'; c++ {
+		if isLetter(byte(c)) {
+			t[c] = pcLetter
+		}
+	}
 	return t
 }()
 
