@@ -76,14 +76,10 @@ type Result struct {
 // are appended unchanged.
 func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 	res := Result{Problems: g.Problems, Start: pgn.Start{Kind: pgn.UnknownStart, White: -1, Black: -1, FEN: -1}}
-	if g.Continued {
+	res.Counted = g.Counts()
+	if !res.Counted || !g.HasTagSection() || g.Partial {
 		return append(dst, g.Raw...), res
 	}
-	if !g.HasTagSection() || g.Partial {
-		res.Counted = g.Partial || len(g.Movetext()) > 0 && hasText(g.Raw)
-		return append(dst, g.Raw...), res
-	}
-	res.Counted = true
 	st, problems := g.Start()
 	res.Start = st
 	if len(problems) > 0 {
@@ -125,18 +121,6 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 	}
 	a.edits = edits
 	return g.AppendEdited(dst, edits...), res
-}
-
-// hasText reports whether b holds anything but blanks.
-func hasText(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\r', '\n', '\f', '\v':
-		default:
-			return true
-		}
-	}
-	return false
 }
 
 // The numbers as tag values, made once so that tagging a game allocates

@@ -3,43 +3,13 @@ package pgn
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
 )
 
-// benchInput is about 8 MB of real games: the TCEC archives when ../shared
-// is there, the project's fixtures otherwise.
-func benchInput(b *testing.B) []byte {
-	var files []string
-	if root := sharedtest.Root(); root != "" {
-		files, _ = filepath.Glob(filepath.Join(root, "realdata", "tcec", "*.pgn"))
-	}
-	if len(files) == 0 {
-		files, _ = filepath.Glob("../testdata/*.pgn")
-	}
-	var one []byte
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		one = append(one, data...)
-		if !bytes.HasSuffix(one, []byte("\n\n")) {
-			one = append(one, '\n', '\n')
-		}
-	}
-	var all []byte
-	for len(all) < 8<<20 {
-		all = append(all, one...)
-	}
-	return all
-}
-
 func BenchmarkReaderNext(b *testing.B) {
-	data := benchInput(b)
+	data := sharedtest.Games(b, 8<<20)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	games := 0
@@ -59,7 +29,7 @@ func BenchmarkReaderNext(b *testing.B) {
 }
 
 func BenchmarkReadBatch(b *testing.B) {
-	data := benchInput(b)
+	data := sharedtest.Games(b, 8<<20)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var batch Batch

@@ -61,6 +61,28 @@ func (g *Game) tagIndex(name string) int {
 	return -1
 }
 
+// Counts reports whether g is a game of its own, one to count: false for
+// the second and later parts of a game too large to hold at once (see
+// Continued), and for text with no tags that holds nothing but blanks,
+// such as the blank lines of an otherwise empty file. Such text still has
+// to be written somewhere; it belongs with the game before it.
+func (g *Game) Counts() bool {
+	if g.Continued {
+		return false
+	}
+	if len(g.Tags) > 0 || g.Partial {
+		return true
+	}
+	for _, c := range g.Raw {
+		switch c {
+		case ' ', '\t', '\r', '\n', '\f', '\v':
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // Movetext returns the bytes after the tag section: the moves, comments,
 // result and whatever follows up to the next game.
 func (g *Game) Movetext() []byte { return g.Raw[g.movetext:] }

@@ -4,34 +4,14 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
 )
 
-// tcecArchive returns the real TCEC archives concatenated, about 5 MB.
-func tcecArchive(b *testing.B) []byte {
-	dir := sharedtest.Path(b, "realdata", "tcec")
-	files, err := filepath.Glob(filepath.Join(dir, "*.pgn"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var all []byte
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		all = append(all, data...)
-	}
-	return all
-}
-
 func BenchmarkFilter(b *testing.B) {
-	input := tcecArchive(b)
+	input := sharedtest.Games(b, 5<<20)
 	sel := New(Criteria{SPs: rangeOf(0, 500)})
 	b.SetBytes(int64(len(input)))
 	for b.Loop() {
@@ -43,7 +23,7 @@ func BenchmarkFilter(b *testing.B) {
 }
 
 func BenchmarkSplit(b *testing.B) {
-	input := tcecArchive(b)
+	input := sharedtest.Games(b, 5<<20)
 	b.SetBytes(int64(len(input)))
 	for b.Loop() {
 		b.StopTimer()

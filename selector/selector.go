@@ -80,29 +80,14 @@ const follow = -1
 //
 // problems are the start tags' problems, to report beside g.Problems.
 func Class(g *pgn.Game) (class int, counted bool, problems []*pgn.ParseError) {
-	if g.Continued {
+	if !g.Counts() {
 		return follow, false, nil
 	}
 	if !g.HasTagSection() {
-		if g.Partial || hasText(g.Raw) {
-			return Other, true, nil
-		}
-		return follow, false, nil
+		return Other, true, nil
 	}
 	st, problems := g.Start()
 	return ClassOf(st), true, problems
-}
-
-// hasText reports whether b holds anything but blanks.
-func hasText(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\r', '\n', '\f', '\v':
-		default:
-			return true
-		}
-	}
-	return false
 }
 
 // Criteria say which games to select. The zero Criteria selects every

@@ -4,6 +4,7 @@
 package sharedtest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,17 +32,26 @@ func Root() string {
 	if dir := os.Getenv("FRCTOOL_SHARED"); dir != "" {
 		return dir
 	}
+	dir := moduleRoot()
+	if dir == "" {
+		return ""
+	}
+	shared := filepath.Join(filepath.Dir(dir), "shared")
+	if fi, err := os.Stat(shared); err == nil && fi.IsDir() {
+		return shared
+	}
+	return ""
+}
+
+// moduleRoot returns the folder of the go.mod above the working directory.
+func moduleRoot() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			shared := filepath.Join(filepath.Dir(dir), "shared")
-			if fi, err := os.Stat(shared); err == nil && fi.IsDir() {
-				return shared
-			}
-			return ""
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -49,4 +59,40 @@ func Root() string {
 		}
 		dir = parent
 	}
+}
+
+// Games returns at least minSize bytes of PGN games for benchmarks: the
+// real TCEC archives of the shared folder, repeated, or the project's own
+// fixtures in testdata/ where the shared folder is absent.
+func Games(tb testing.TB, minSize int) []byte {
+	tb.Helper()
+	var files []string
+	if root := Root(); root != "" {
+		files, _ = filepath.Glob(filepath.Join(root, "realdata", "tcec", "*.pgn"))
+	}
+	if len(files) == 0 {
+		if dir := moduleRoot(); dir != "" {
+			files, _ = filepath.Glob(filepath.Join(dir, "testdata", "*.pgn"))
+		}
+	}
+	var one []byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		one = append(one, data...)
+		// Keep the games of two files apart, as separate files are.
+		if !bytes.HasSuffix(one, []byte("\n\n")) {
+			one = append(one, '\n', '\n')
+		}
+	}
+	if len(one) == 0 {
+		tb.Fatal("no PGN files for the benchmark")
+	}
+	var all []byte
+	for len(all) < minSize {
+		all = append(all, one...)
+	}
+	return all
 }
