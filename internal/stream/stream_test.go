@@ -1,0 +1,139 @@
+package stream
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDetectAndExtension(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		head []byte
+		want Compression
+	}{
+		{"gzip", []byte{0x1f, 0x8b, 8, 0}, Gzip},
+		{"bzip2", []byte("BZh9"), Bzip2},
+		{"zstd", []byte{0x28, 0xb5, 0x2f, 0xfd}, Zstd},
+		{"pgn", []byte("[Eve"), None},
+		{"empty", nil, None},
+	} {
+		if got := Detect(tt.head); got != tt.want {
+			t.Errorf("Detect(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	for name, want := range map[string]Compression{"a.pgn.gz": Gzip, "a.PGN.BZ2": Bzip2, "a.zst": Zstd, "a.zstd": Zstd, "a.pgn": None, "-": None} {
+		if got := ByExtension(name); got != want {
+			t.Errorf("ByExtension(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	data := strings.Repeat("[Event \"x\"]\n\n1. e4 *\n\n", 5000)
+	for _, c := range []Compression{None, Gzip, Bzip2, Zstd} {
+		t.Run(c.String(), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			out, err := CreateCompressed(path, c, 0o600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(out, data)
+			if err := out.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+			}
+			in, err := Open(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(in)
+			in.Close()
+			if err != nil || string(got) != data || in.Compression != c {
+				t.Errorf("read back %d bytes as %v (err %v), want %d as %v", len(got), in.Compression, err, len(data), c)
+			}
+			if in.Consumed() != in.Size {
+				t.Errorf("consumed %d of %d bytes", in.Consumed(), in.Size)
+			}
+		})
+	}
+}
+
+// Compressed files are often concatenations (pigz, pbzip2, appended
+// frames): all parts must be read.
+func TestConcatenatedStreams(t *testing.T) {
+	for _, c := range []Compression{Gzip, Bzip2, Zstd} {
+		t.Run(c.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			var all []byte
+			for i, part := range []string{"first part\n", "second part\n"} {
+				p := filepath.Join(dir, string(rune('a'+i)))
+				out, _ := CreateCompressed(p, c, 0)
+				io.WriteString(out, part)
+				if err := out.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				b, _ := os.ReadFile(p)
+				all = append(all, b...)
+			}
+			in, err := Open("-", bytes.NewReader(all))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(in)
+			if err != nil || string(got) != "first part\nsecond part\n" {
+				t.Errorf("got %q, %v", got, err)
+			}
+		})
+	}
+}
+
+func TestAtomicFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "games.pgn")
+	os.WriteFile(target, []byte("old"), 0o640)
+
+	aborted, _ := NewAtomicFile(target, 0)
+	aborted.WriteString("half written")
+	aborted.Abort()
+	if b, _ := os.ReadFile(target); string(b) != "old" {
+		t.Errorf("after Abort the target holds %q", b)
+	}
+
+	f, _ := NewAtomicFile(target, 0)
+	f.Backup = target + ".orig"
+	f.WriteString("new")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("after Commit the target holds %q", b)
+	}
+	if b, _ := os.ReadFile(target + ".orig"); string(b) != "old" {
+		t.Errorf("the backup holds %q", b)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want the original's 0640", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("files left: %d, want the target and its backup", len(entries))
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("opening a directory: %v", err)
+	}
+	if _, err := Open("/nonexistent/x.pgn", nil); err == nil {
+		t.Error("opening a missing file succeeded")
+	}
+	if _, err := Open("-", bytes.NewReader([]byte{0x1f, 0x8b, 0, 0, 0})); err == nil {
+		t.Error("a broken gzip header was accepted")
+	}
+}
