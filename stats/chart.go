@@ -88,7 +88,9 @@ func (s *Stats) plot(opts Options) (*plot.Plot, error) {
 		p.X.Label.Text += " (" + keyName + ")"
 	}
 	p.Y.Label.Text = "White's score (wins + draws/2) / finished games"
-	p.Y.Min, p.Y.Max = 0, 1
+	// Headroom above 1 holds the legend, which would otherwise sit on the
+	// intervals of the worst positions, drawn top left.
+	p.Y.Min, p.Y.Max = 0, 1.13
 	p.Y.Tick.Marker = plot.ConstantTicks(yTicks())
 	p.X.Min, p.X.Max = 0, float64(n)+1
 	p.Add(plotter.NewGrid())

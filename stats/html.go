@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/frctool/frctool/numbering"
 )
@@ -14,14 +15,19 @@ import (
 // so that it can be mailed or archived and opened with no network. The
 // back-rank diagrams are Unicode chess glyphs on CSS squares: no images
 // and no web fonts.
-var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
+	// Column names may break after an underscore, keeping the table narrow.
+	"breakable": func(s string) template.HTML {
+		return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(s), "_", "_<wbr>")) //nolint:gosec // escaped first
+	},
+}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>
-body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 2rem auto; max-width: 82rem; padding: 0 1rem; color: #1d2329; background: #fbfbfa; }
+body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 2rem auto; max-width: 100rem; padding: 0 1rem; color: #1d2329; background: #fbfbfa; }
 h1 { font-size: 1.5rem; margin-bottom: .2rem; }
 h2 { font-size: 1.15rem; margin-top: 2rem; }
 p.note { color: #5b6670; margin-top: 0; font-size: .9rem; }
@@ -33,13 +39,14 @@ figure { margin: 1rem 0; background: #fff; border: 1px solid #dde2e6; border-rad
 figure svg { width: 100%; height: auto; display: block; }
 figcaption { font-size: .85rem; color: #5b6670; padding: .3rem .5rem; }
 table { border-collapse: collapse; font-size: .85rem; font-variant-numeric: tabular-nums; background: #fff; }
-th, td { padding: .25rem .55rem; border-bottom: 1px solid #e6e9ec; text-align: right; white-space: nowrap; }
-th { position: sticky; top: 0; background: #eef1f4; font-weight: 600; }
+th, td { padding: .2rem .45rem; border-bottom: 1px solid #e6e9ec; text-align: right; white-space: nowrap; }
+th { position: sticky; top: 0; background: #eef1f4; font-weight: 600; white-space: normal; vertical-align: bottom; }
 td.rank, th.rank { text-align: left; }
+.scroll { overflow-x: auto; }
 tbody tr:hover { background: #f3f7fb; }
 .board { display: inline-flex; border: 1px solid #6b5a45; vertical-align: middle; }
 .board + .board { margin-left: .35rem; }
-.board span { width: 1.35em; height: 1.35em; line-height: 1.35em; text-align: center; font-size: 1.05rem; font-family: "DejaVu Sans", "Segoe UI Symbol", "Noto Sans Symbols 2", serif; color: #111; }
+.board span { width: 1.3em; height: 1.3em; line-height: 1.3em; text-align: center; font-size: 1.05rem; font-family: "DejaVu Sans", "Segoe UI Symbol", "Noto Sans Symbols 2", serif; color: #111; }
 .board span.l { background: #f0d9b5; }
 .board span.d { background: #b58863; }
 .letters { font-family: ui-monospace, "DejaVu Sans Mono", monospace; color: #5b6670; margin-left: .4rem; font-size: .8rem; }
@@ -51,19 +58,19 @@ tbody tr:hover { background: #f3f7fb; }
 <dl class="totals">
 {{range .Totals}}<div><dt>{{.Name}}</dt><dd>{{.Value}}</dd></div>
 {{end}}</dl>
-{{if .Chart}}<figure>{{.Chart}}<figcaption>Each mark is one start position with its interval, sorted by White's score; the dashed line is the score over all games.</figcaption></figure>{{end}}
+{{if .Chart}}<figure>{{.Chart}}<figcaption>Each mark is one start position with at least one finished game, with its interval, sorted by White's score; the dashed line is the score over all games.</figcaption></figure>{{end}}
 <h2>Start positions ({{len .Main.Rows}})</h2>
 {{template "table" .Main}}
 {{if .WithDFRC}}<h2>DFRC pairs, White's back rank : Black's ({{len .Pairs.Rows}})</h2>
 {{template "table" .Pairs}}{{end}}
 </body>
 </html>
-{{define "table"}}<table>
-<thead><tr>{{range .Columns}}<th{{if eq . "rank"}} class="rank"{{end}}>{{.}}</th>{{end}}</tr></thead>
+{{define "table"}}<div class="scroll"><table>
+<thead><tr>{{range .Columns}}<th{{if eq . "rank"}} class="rank"{{end}}>{{breakable .}}</th>{{end}}</tr></thead>
 <tbody>
 {{range $r := .Rows}}<tr>{{range $i, $c := $r.Cells}}{{if eq $i 2}}<td class="rank">{{$r.Board}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
 {{end}}</tbody>
-</table>{{end}}
+</table></div>{{end}}
 `))
 
 // htmlRow is a table row as the page shows it.
