@@ -50,7 +50,7 @@ then merge the parts.`,
 			"frctool stats tcec.pgn.zst",
 			"frctool stats --sort score --min-games 20 --chart score.svg --html stats.html archive.pgn",
 			"frctool stats --by fritz9 --format markdown --dfrc games/*.pgn > stats.md",
-			"ls parts/*.pgn.zst | parallel frctool stats -q --format json {} -o {.}.json\n"+
+			"ls parts/*.pgn.zst | parallel frctool stats -q --dfrc --format json {} -o {.}.json\n"+
 				"   frctool stats --merge --dfrc parts/*.json --sort games"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` table, csv, json or markdown (default: table on a terminal, else csv)"},
