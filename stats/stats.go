@@ -139,16 +139,12 @@ type Game struct {
 // main-line moves of the movetext. name is the input's name for messages.
 func Examine(g *pgn.Game, name string) Game {
 	res := Game{Problems: g.Problems, Start: pgn.Start{Kind: pgn.UnknownStart, White: -1, Black: -1, FEN: -1}}
-	if g.Continued {
+	// A game too large to examine, or text with no tags, counts as a game
+	// of unknown start.
+	res.Counted = g.Counts()
+	if !res.Counted || !g.HasTagSection() || g.Partial {
 		return res
 	}
-	if !g.HasTagSection() || g.Partial {
-		// The same rule as package annotate: junk between games is no game,
-		// and a game too large to examine is one game of unknown start.
-		res.Counted = g.Partial || len(g.Movetext()) > 0 && hasText(g.Raw)
-		return res
-	}
-	res.Counted = true
 	st, problems := g.Start()
 	res.Start = st
 	if len(problems) > 0 {
@@ -202,11 +198,6 @@ func elo(g *pgn.Game, tag string) int {
 		return 0
 	}
 	return n
-}
-
-// hasText reports whether b holds anything but blanks.
-func hasText(b []byte) bool {
-	return len(bytes.TrimSpace(b)) > 0
 }
 
 // Add counts one examined game.
