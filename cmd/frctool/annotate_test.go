@@ -189,3 +189,24 @@ func TestAnnotateInPlaceInterrupt(t *testing.T) {
 	}
 	assertNoTempFiles(t, dir)
 }
+
+// A compressed input cut short fails with exit 1, naming the file, and
+// standard output still gets every game read before the cut.
+func TestAnnotateTruncatedInputKeepsGamesOnStdout(t *testing.T) {
+	dir := t.TempDir()
+	var games strings.Builder
+	for i := 0; i < 2000; i++ {
+		games.WriteString(oneGame + "\n")
+	}
+	path := compress(t, dir, "cut.pgn.gz", stream.Gzip, games.String())
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, data[:len(data)/2], 0o644)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"frctool", "annotate", "-q", path}, nil, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "cut.pgn.gz: gzip: unexpected EOF") {
+		t.Fatalf("exit %d, stderr %q; want 1 and the file named", code, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), "[Chess960 \"0\"]"); n < 100 {
+		t.Errorf("only %d annotated games reached stdout before the error", n)
+	}
+}

@@ -133,6 +133,11 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 		return nil, err
 	}
 	in.Compression = Detect(head)
+	defer func() {
+		if in.Reader != nil && in.Compression != None {
+			in.Reader = namedErrors{in.Reader, in.Name + ": " + in.Compression.String()}
+		}
+	}()
 	switch in.Compression {
 	case None:
 		in.Reader = br
@@ -164,6 +169,21 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 		in.closers = append(in.closers, func() error { zr.Close(); return nil })
 	}
 	return in, nil
+}
+
+// namedErrors prefixes read errors with the file and format, since a
+// decompressor's own ("unexpected EOF") names neither.
+type namedErrors struct {
+	r      io.Reader
+	prefix string
+}
+
+func (n namedErrors) Read(p []byte) (int, error) {
+	k, err := n.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: %w", n.prefix, err)
+	}
+	return k, err
 }
 
 type countingReader struct {
@@ -270,13 +290,17 @@ func (o *Output) SetBackup(name string) {
 	}
 }
 
-// Abort discards a file output: the temporary file is removed and any
-// file already under the name is left untouched. It is a no-op after
-// Commit and for stdout.
+// Abort ends an output after a failure. A file output is discarded: the
+// temporary file is removed and any file already under the name is left
+// untouched. The standard output still gets what was written to it, so
+// that a pipe receives every game read before the failure. Abort is a
+// no-op after Commit.
 func (o *Output) Abort() {
 	if o.file != nil {
 		o.file.Abort()
+		return
 	}
+	o.bw.Flush()
 }
 
 // AtomicFile is a file written under a temporary name in the target's
