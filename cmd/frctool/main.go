@@ -131,6 +131,7 @@ func commands() []*cli.Command {
 		statsCommand(),
 		filterCommand(),
 		splitCommand(),
+		validateCommand(),
 	}
 }
 

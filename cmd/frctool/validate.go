@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/validate"
+)
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "replay every game and report illegal moves and wrong results",
+		ArgsUsage: "[FILE...]",
+		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd: detected from the data) and
+replays the main line of every game from its start position (its FEN, else the
+standard array) with the rules of chess and Chess960. Each illegal, ambiguous
+or unreadable move, and each Result tag that contradicts a final checkmate or
+stalemate, is reported as
+   file:line: game N (White - Black), move 23...: illegal move 'O-O': reason
+A game whose start is unknown is reported as not checkable, which is not a
+failure. Exits with status 1 when any game failed, 0 otherwise.`,
+			"frctool validate tcec.pgn.zst",
+			"frctool validate --variations --quiet games/*.pgn"),
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "variations", Usage: "replay the variations too, each from the position before its parent move"},
+			quietFlag(),
+			jobsFlag(),
+		},
+		Action: runValidate,
+	}
+}
+
+func runValidate(ctx context.Context, cmd *cli.Command) error {
+	a, err := newArchives(cmd)
+	if err != nil {
+		return err
+	}
+	opts := validate.Options{Variations: cmd.Bool("variations")}
+	hooks := validate.Hooks{Warn: a.warn, Progress: a.counted}
+	var sum validate.Summary
+	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
+		return validate.Run(ctx, r, opts, a.jobs, &sum, hooks)
+	})
+	a.summary("validate: %s", &sum)
+	if err != nil {
+		return err
+	}
+	if sum.Failed > 0 {
+		// Every failure is already on stderr.
+		return errReported
+	}
+	return nil
+}

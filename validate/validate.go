@@ -1,0 +1,350 @@
+// Package validate replays the games of PGN archives move by move with the
+// rules of package position, Chess960 castling included, and reports every
+// move that cannot be read or played and every Result tag that contradicts
+// a final checkmate or stalemate.
+//
+// Problems are *pgn.ParseError values whose text names the place the way an
+// editor understands and the game the way a reader does:
+//
+//	tcec.pgn:812: game 14 (Stockfish - Leela), move 23...: illegal move 'O-O': the king would pass through an attacked square f8
+//
+// A game whose start position the tags do not tell cannot be checked; that
+// is a warning, not a failure.
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/position"
+)
+
+// ErrResult is a Result tag that contradicts the final position.
+var ErrResult = errors.New("wrong result")
+
+// ErrNotChecked means a game could not be replayed at all: its start is
+// unknown or cannot be played from, or it is too large to hold.
+var ErrNotChecked = errors.New("not checked")
+
+// Options say what to replay.
+type Options struct {
+	// Variations replays every variation too, each from the position
+	// before the move it is an alternative to.
+	Variations bool
+}
+
+// GameError is a problem of one game: the game's number and players, the
+// move it happened at (when it is about a move), and what is wrong. It is
+// the Err of a *pgn.ParseError, which adds the file and line.
+type GameError struct {
+	Game         int    // the game's number in its file, from 1
+	White, Black string // the players as the tags name them
+	// Move is the full-move number of the offending move, 0 when the
+	// problem is not about a move; BlackMove says it was Black's.
+	Move      int
+	BlackMove bool
+	Err       error
+}
+
+func (e *GameError) Error() string {
+	s := fmt.Sprintf("game %d (%s - %s)", e.Game, e.White, e.Black)
+	if e.Move > 0 {
+		dots := "."
+		if e.BlackMove {
+			dots = "..."
+		}
+		s += fmt.Sprintf(", move %d%s", e.Move, dots)
+	}
+	return s + ": " + e.Err.Error()
+}
+
+func (e *GameError) Unwrap() error { return e.Err }
+
+// Result is what validating one game found.
+type Result struct {
+	// Counted is false for what is not a game of its own (see
+	// pgn.Game.Counts).
+	Counted bool
+	// Checked is set when the game was replayed; Failed when a move or
+	// the result was found wrong.
+	Checked, Failed bool
+	// Plies counts the moves replayed, variations included.
+	Plies int
+	// Problems are the reader's, the start tags' and the replay's, the
+	// last ones *pgn.ParseError wrapping a *GameError.
+	Problems []*pgn.ParseError
+}
+
+// Validator replays games one at a time. It is not safe for concurrent
+// use; give each goroutine its own.
+type Validator struct {
+	opts Options
+	// File names the input in problems; pgn.Game keeps its file name to
+	// itself, so the caller says it.
+	File string
+	scan pgn.MovetextScanner
+	// lines holds one board per open variation level, reused between
+	// games so that only variations allocate.
+	lines []line
+}
+
+// line is the replay of one (main or variation) line.
+type line struct {
+	board *position.Board
+	dead  bool // a move of this line failed: the rest is not replayed
+}
+
+// New returns a Validator for the options.
+func New(opts Options) *Validator { return &Validator{opts: opts} }
+
+// Check replays game g.
+func (v *Validator) Check(g *pgn.Game) Result {
+	res := Result{Counted: g.Counts(), Problems: g.Problems}
+	if !res.Counted {
+		return res
+	}
+	ge := GameError{Game: g.Index, White: "?", Black: "?"}
+	if w, ok := g.Tag("White"); ok {
+		ge.White = string(w)
+	}
+	if b, ok := g.Tag("Black"); ok {
+		ge.Black = string(b)
+	}
+	problem := func(line int, e GameError) {
+		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], &pgn.ParseError{File: v.File, Line: line, Err: &e})
+	}
+	notChecked := func(line int, err error) {
+		e := ge
+		e.Err = fmt.Errorf("%w: %w", ErrNotChecked, err)
+		problem(line, e)
+	}
+	if g.Partial {
+		notChecked(g.Line, pgn.ErrGameTooLarge)
+		return res
+	}
+
+	st, startProblems := g.Start()
+	board, at, err := setUp(g, st, startProblems)
+	if err != nil {
+		notChecked(at, err)
+		return res
+	}
+	// The start tags' other warnings (a second, conflicting FEN) still
+	// stand beside a start that could be set up.
+	res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], startProblems...)
+	res.Checked = true
+
+	v.lines = append(v.lines[:0], line{board: board})
+	v.scan.Reset(g.Movetext(), g.MovetextLine())
+	for v.scan.Next() {
+		kind, depth := v.scan.Kind(), v.scan.Depth()
+		if depth > 0 && !v.opts.Variations {
+			continue
+		}
+		switch kind {
+		case pgn.TokenOpenVariation:
+			// The variation replaces the parent line's last move, so it
+			// starts from the position before it. A parent that failed,
+			// or has no move yet, gives nothing to start from.
+			parent := &v.lines[depth-1]
+			l := line{dead: true}
+			if !parent.dead && parent.board.Ply() > 0 {
+				l = line{board: parent.board.Copy()}
+				l.board.Pop()
+			}
+			v.lines = append(v.lines[:depth], l)
+		case pgn.TokenCloseVariation:
+			v.lines = v.lines[:depth]
+		case pgn.TokenMove:
+			l := &v.lines[depth]
+			if l.dead {
+				continue
+			}
+			tok := v.scan.Token()
+			b := l.board
+			e := ge
+			e.Move, e.BlackMove = b.FullMoveNumber(), b.Turn() == position.Black
+			if _, err := b.Play(string(tok.Text)); err != nil {
+				e.Err = err
+				problem(tok.Line, e)
+				res.Failed = true
+				l.dead = true
+				continue
+			}
+			res.Plies++
+		}
+	}
+	if main := v.lines[0]; !main.dead {
+		if err := checkResult(g, main.board); err != nil {
+			e := ge
+			e.Err = err
+			at := g.MovetextLine()
+			if i := tagIndex(g, "Result"); i >= 0 {
+				at = g.Tags[i].Line
+			}
+			problem(at, e)
+			res.Failed = true
+		}
+	}
+	// Drop the boards' references so a long run keeps no old games alive.
+	clear(v.lines)
+	return res
+}
+
+// setUp returns the board the game starts from, or the line to blame and
+// why it cannot be set up.
+func setUp(g *pgn.Game, st pgn.Start, problems []*pgn.ParseError) (*position.Board, int, error) {
+	if st.Kind == pgn.UnknownStart {
+		// Start says why, on the line of the tag concerned.
+		for _, p := range problems {
+			if errors.Is(p.Err, pgn.ErrNoFEN) || errors.Is(p.Err, pgn.ErrFEN) {
+				return nil, p.Line, p.Err
+			}
+		}
+		return nil, g.Line, pgn.ErrNoFEN
+	}
+	if st.FEN < 0 {
+		return position.New(), 0, nil
+	}
+	tag := g.Tags[st.FEN]
+	p, err := fen.ParseBytes(tag.Value)
+	if err != nil {
+		return nil, tag.Line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
+	}
+	b, err := position.FromFEN(p)
+	if err != nil {
+		return nil, tag.Line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
+	}
+	// A FEN of anything but the standard array is a Chess960 (or DFRC, or
+	// set-up) game: its castlings are read the Chess960 way.
+	b.SetChess960(!(st.Kind == pgn.Chess960Start && st.White == numbering.StandardSP))
+	return b, 0, nil
+}
+
+// checkResult compares the Result tag with a final checkmate or stalemate.
+// An unknown result ("*", or no tag) contradicts nothing.
+func checkResult(g *pgn.Game, b *position.Board) error {
+	tag, ok := g.Tag("Result")
+	if !ok {
+		return nil
+	}
+	r := string(tag)
+	if r != "1-0" && r != "0-1" && r != "1/2-1/2" {
+		return nil
+	}
+	var want, why string
+	switch {
+	case b.IsCheckmate():
+		want, why = "1-0", "Black is checkmated"
+		if b.Turn() == position.White {
+			want, why = "0-1", "White is checkmated"
+		}
+	case b.IsStalemate():
+		want, why = "1/2-1/2", "the game ends in stalemate"
+	default:
+		return nil
+	}
+	if r == want {
+		return nil
+	}
+	return fmt.Errorf("%w: [Result %q], but %s", ErrResult, r, why)
+}
+
+func tagIndex(g *pgn.Game, name string) int {
+	for i, t := range g.Tags {
+		if string(t.Name) == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Summary counts what a run validated.
+type Summary struct {
+	Games      int // games read
+	Checked    int // games replayed
+	Failed     int // games with a wrong move or result
+	NotChecked int // games whose start is unknown
+	Plies      int // moves replayed, variations included
+	Warnings   int // problems reported, failures included
+}
+
+// Add counts one game's result.
+func (s *Summary) Add(r Result) {
+	s.Warnings += len(r.Problems)
+	if !r.Counted {
+		return
+	}
+	s.Games++
+	s.Plies += r.Plies
+	switch {
+	case !r.Checked:
+		s.NotChecked++
+	case r.Failed:
+		s.Checked++
+		s.Failed++
+	default:
+		s.Checked++
+	}
+}
+
+func (s *Summary) String() string {
+	str := fmt.Sprintf("%d games checked, %d failed, %d plies replayed", s.Checked, s.Failed, s.Plies)
+	if s.NotChecked > 0 {
+		str += fmt.Sprintf(", %d not checkable", s.NotChecked)
+	}
+	return str
+}
+
+// Hooks are called by Run on its calling goroutine, in input order. Either
+// may be nil.
+type Hooks struct {
+	// Warn is called with every problem of the input.
+	Warn func(*pgn.ParseError)
+	// Progress is called after each batch with the number of games in it.
+	Progress func(games int)
+}
+
+// batchResult is one batch validated by a worker.
+type batchResult struct {
+	results []Result
+	v       *Validator
+}
+
+// Run validates every game of r on up to jobs goroutines, reporting in
+// input order. sum, if not nil, accumulates the counts, also across several
+// calls to Run.
+func Run(ctx context.Context, r *pgn.Reader, opts Options, jobs int, sum *Summary, hooks Hooks) error {
+	if sum == nil {
+		sum = new(Summary)
+	}
+	work := func(b *pgn.Batch, res *batchResult) {
+		if res.v == nil {
+			res.v = New(opts)
+			res.v.File = r.Name
+		}
+		res.results = res.results[:0]
+		for i := range b.Games {
+			res.results = append(res.results, res.v.Check(&b.Games[i]))
+		}
+	}
+	emit := func(_ *pgn.Batch, res *batchResult) error {
+		for _, r := range res.results {
+			sum.Add(r)
+			if hooks.Warn != nil {
+				for _, p := range r.Problems {
+					hooks.Warn(p)
+				}
+			}
+		}
+		if hooks.Progress != nil {
+			hooks.Progress(len(res.results))
+		}
+		return nil
+	}
+	return pgn.Pipeline(ctx, r, jobs, work, emit)
+}

@@ -1,0 +1,161 @@
+package validate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/position"
+)
+
+// validateFile runs Run over one file and returns the summary and the
+// problems' texts.
+func validateFile(t *testing.T, path string, opts Options, jobs int) (Summary, []string, []*pgn.ParseError) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := pgn.NewReader(bytes.NewReader(data))
+	r.Name = filepath.Base(path)
+	var sum Summary
+	var texts []string
+	var problems []*pgn.ParseError
+	warn := func(p *pgn.ParseError) {
+		texts = append(texts, p.Error())
+		problems = append(problems, p)
+	}
+	if err := Run(context.Background(), r, opts, jobs, &sum, Hooks{Warn: warn}); err != nil {
+		t.Fatal(err)
+	}
+	return sum, texts, problems
+}
+
+func TestHandMadeGames(t *testing.T) {
+	tests := []struct {
+		file       string
+		variations bool
+		summary    string
+		problems   []string
+		kind       error // what errors.Is finds in the first problem
+	}{
+		{
+			file:    "good.pgn",
+			summary: "3 games checked, 0 failed, 12 plies replayed",
+		},
+		{
+			file:     "attacked.pgn",
+			summary:  "1 games checked, 1 failed, 0 plies replayed",
+			problems: []string{"attacked.pgn:9: game 1 (Alpha - Beta), move 1...: illegal move 'O-O': the king would pass through an attacked square f8"},
+			kind:     position.ErrIllegalMove,
+		},
+		{
+			file:     "blocked.pgn",
+			summary:  "1 games checked, 1 failed, 0 plies replayed",
+			problems: []string{"blocked.pgn:9: game 1 (Alpha - Beta), move 1.: illegal move 'O-O': the way is blocked by the rook on f1"},
+			kind:     position.ErrIllegalMove,
+		},
+		{
+			file:     "noright.pgn",
+			summary:  "1 games checked, 1 failed, 0 plies replayed",
+			problems: []string{"noright.pgn:9: game 1 (Alpha - Beta), move 1...: illegal move 'O-O': black has no right to castle king-side"},
+			kind:     position.ErrIllegalMove,
+		},
+		{
+			file:     "ambiguous.pgn",
+			summary:  "1 games checked, 1 failed, 4 plies replayed",
+			problems: []string{"ambiguous.pgn:6: game 1 (Alpha - Beta), move 3.: ambiguous move 'Nd2' (Nb1, Nf3)"},
+			kind:     position.ErrAmbiguousMove,
+		},
+		{
+			file:     "garbage.pgn",
+			summary:  "1 games checked, 1 failed, 3 plies replayed",
+			problems: []string{"garbage.pgn:7: game 1 (Alpha - Beta), move 2...: invalid move 'Xyzzy': not a move in SAN, long algebraic or UCI notation"},
+			kind:     position.ErrInvalidMove,
+		},
+		{
+			file:     "wrongresult.pgn",
+			summary:  "1 games checked, 1 failed, 4 plies replayed",
+			problems: []string{`wrongresult.pgn:4: game 1 (Alpha - Beta): wrong result: [Result "1-0"], but White is checkmated`},
+			kind:     ErrResult,
+		},
+		{
+			// Not checkable is a warning, not a failure.
+			file:     "unknown.pgn",
+			summary:  "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",
+			problems: []string{`unknown.pgn:5: game 1 (Alpha - Beta): not checked: start position unknown: [Variant "Chess960"] without a FEN tag`},
+			kind:     ErrNotChecked,
+		},
+		{
+			// Variations are skipped unless asked for.
+			file:    "variation.pgn",
+			summary: "1 games checked, 0 failed, 3 plies replayed",
+		},
+		{
+			file:       "variation.pgn",
+			variations: true,
+			summary:    "1 games checked, 1 failed, 6 plies replayed",
+			problems: []string{
+				"variation.pgn:9: game 1 (Alpha - Beta), move 1...: illegal move 'O-O': the king would pass through an attacked square f8",
+				"variation.pgn:10: game 1 (Alpha - Beta), move 2...: illegal move 'O-O': black has no right to castle king-side",
+			},
+			kind: position.ErrIllegalMove,
+		},
+	}
+	for _, tc := range tests {
+		name := tc.file
+		if tc.variations {
+			name += "/variations"
+		}
+		t.Run(name, func(t *testing.T) {
+			sum, texts, problems := validateFile(t, filepath.Join("../testdata/validate", tc.file), Options{Variations: tc.variations}, 1)
+			if got := sum.String(); got != tc.summary {
+				t.Errorf("summary %q, want %q", got, tc.summary)
+			}
+			if len(texts) != len(tc.problems) {
+				t.Fatalf("problems:\n%q\nwant:\n%q", texts, tc.problems)
+			}
+			for i := range texts {
+				if texts[i] != tc.problems[i] {
+					t.Errorf("problem %d:\n%s\nwant:\n%s", i, texts[i], tc.problems[i])
+				}
+			}
+			if tc.kind != nil && !errors.Is(problems[0], tc.kind) {
+				t.Errorf("errors.Is(%v, %v) is false", problems[0], tc.kind)
+			}
+		})
+	}
+}
+
+// TestRealGames checks that every game of the shared real-world archives,
+// all of them legal, validates, main lines and variations, and that the
+// parallel run counts what the serial one does.
+func TestRealGames(t *testing.T) {
+	root := sharedtest.Path(t, "realdata")
+	files, _ := filepath.Glob(filepath.Join(root, "*", "*.pgn"))
+	if len(files) == 0 {
+		t.Skip("no PGN files in", root)
+	}
+	var total Summary
+	for _, path := range files {
+		serial, problems, _ := validateFile(t, path, Options{Variations: true}, 1)
+		for _, p := range problems {
+			t.Error(p)
+		}
+		if serial.Failed > 0 || serial.NotChecked > 0 || serial.Checked == 0 {
+			t.Errorf("%s: %s", path, &serial)
+		}
+		parallel, _, _ := validateFile(t, path, Options{Variations: true}, 4)
+		if parallel != serial {
+			t.Errorf("%s: with 4 jobs %s, with 1 %s", path, &parallel, &serial)
+		}
+		total.Checked += serial.Checked
+		total.Plies += serial.Plies
+	}
+	t.Logf("%s", &total)
+}
