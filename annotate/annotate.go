@@ -185,14 +185,8 @@ type batchResult struct {
 	ann     *Annotator
 }
 
-// Hooks are called by Run on its calling goroutine, in input order. Either
-// may be nil.
-type Hooks struct {
-	// Warn is called with every problem of the input.
-	Warn func(*pgn.ParseError)
-	// Progress is called after each batch with the number of games in it.
-	Progress func(games int)
-}
+// Hooks are called by Run on its calling goroutine, in input order.
+type Hooks = pgn.Hooks
 
 // Run annotates every game of r and writes it to w, using up to jobs
 // goroutines while keeping the input's order. sum, if not nil, accumulates
@@ -216,15 +210,9 @@ func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int
 	emit := func(_ *pgn.Batch, res *batchResult) error {
 		for _, r := range res.results {
 			sum.Add(r)
-			if hooks.Warn != nil {
-				for _, p := range r.Problems {
-					hooks.Warn(p)
-				}
-			}
+			hooks.Report(r.Problems)
 		}
-		if hooks.Progress != nil {
-			hooks.Progress(len(res.results))
-		}
+		hooks.Done(len(res.results))
 		_, err := w.Write(res.out)
 		return err
 	}

@@ -6,6 +6,31 @@ import (
 	"sync"
 )
 
+// Hooks are what a program running a Pipeline reports as it goes: called
+// on the goroutine that calls Pipeline, in input order. Either may be nil.
+type Hooks struct {
+	// Warn is called with every problem of the input.
+	Warn func(*ParseError)
+	// Progress is called after each batch with the number of games in it.
+	Progress func(games int)
+}
+
+// Report passes problems to Warn, if set.
+func (h Hooks) Report(problems []*ParseError) {
+	if h.Warn != nil {
+		for _, p := range problems {
+			h.Warn(p)
+		}
+	}
+}
+
+// Done passes the number of games of a finished batch to Progress, if set.
+func (h Hooks) Done(games int) {
+	if h.Progress != nil {
+		h.Progress(games)
+	}
+}
+
 // BatchSize is the amount of input a Pipeline hands to one worker at a
 // time: large enough that handing over costs nothing next to the work,
 // small enough that memory stays flat.

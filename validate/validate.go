@@ -300,14 +300,8 @@ func (s *Summary) String() string {
 	return str
 }
 
-// Hooks are called by Run on its calling goroutine, in input order. Either
-// may be nil.
-type Hooks struct {
-	// Warn is called with every problem of the input.
-	Warn func(*pgn.ParseError)
-	// Progress is called after each batch with the number of games in it.
-	Progress func(games int)
-}
+// Hooks are called by Run on its calling goroutine, in input order.
+type Hooks = pgn.Hooks
 
 // batchResult is one batch validated by a worker.
 type batchResult struct {
@@ -335,15 +329,9 @@ func Run(ctx context.Context, r *pgn.Reader, opts Options, jobs int, sum *Summar
 	emit := func(_ *pgn.Batch, res *batchResult) error {
 		for _, r := range res.results {
 			sum.Add(r)
-			if hooks.Warn != nil {
-				for _, p := range r.Problems {
-					hooks.Warn(p)
-				}
-			}
+			hooks.Report(r.Problems)
 		}
-		if hooks.Progress != nil {
-			hooks.Progress(len(res.results))
-		}
+		hooks.Done(len(res.results))
 		return nil
 	}
 	return pgn.Pipeline(ctx, r, jobs, work, emit)
