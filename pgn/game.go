@@ -248,3 +248,9 @@ func appendTag(dst []byte, name, value string) []byte {
 	}
 	return append(dst, '"', ']')
 }
+
+// Problem returns a problem of the game at line, named by the file the game
+// was read from (the Reader's Name), for code that examines games further.
+func (g *Game) Problem(line int, err error) *ParseError {
+	return &ParseError{File: g.file, Line: line, Err: err}
+}

@@ -100,18 +100,18 @@ func (g *Game) Start() (Start, []*ParseError) {
 			// A second FEN: fine when it is the same position in another
 			// dialect (Shredder then X-FEN, as lichess broadcasts write).
 			if p, err := fen.ParseBytes(value); err == nil && (p.Board != first.Board || p.Turn != first.Turn) {
-				problems = append(problems, g.problem(t.Line, fmt.Errorf("%w: line %d describes another position than line %d; the first is used", ErrFENConflict, t.Line, g.Tags[st.FEN].Line)))
+				problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: line %d describes another position than line %d; the first is used", ErrFENConflict, t.Line, g.Tags[st.FEN].Line)))
 			}
 			continue
 		}
 		st.FEN = i
 		if len(value) == 0 || string(value) == "?" {
-			problems = append(problems, g.problem(t.Line, fmt.Errorf("%w: [FEN %q]", ErrNoFEN, t.Value)))
+			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: [FEN %q]", ErrNoFEN, t.Value)))
 			continue
 		}
 		p, err := fen.ParseBytes(value)
 		if err != nil {
-			problems = append(problems, g.problem(t.Line, fmt.Errorf("%w: %v", ErrFEN, err)))
+			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: %v", ErrFEN, err)))
 			continue
 		}
 		first = p
@@ -130,18 +130,14 @@ func (g *Game) Start() (Start, []*ParseError) {
 	}
 	if v, ok := g.Tag("Variant"); ok && IsChess960Variant(v) {
 		line := g.Tags[g.tagIndex("Variant")].Line
-		return st, append(problems, g.problem(line, fmt.Errorf("%w: [Variant %q] without a FEN tag", ErrNoFEN, v)))
+		return st, append(problems, g.Problem(line, fmt.Errorf("%w: [Variant %q] without a FEN tag", ErrNoFEN, v)))
 	}
 	if v, ok := g.Tag("SetUp"); ok && string(bytes.TrimSpace(v)) == "1" {
 		line := g.Tags[g.tagIndex("SetUp")].Line
-		return st, append(problems, g.problem(line, fmt.Errorf("%w: [SetUp \"1\"] without a FEN tag", ErrNoFEN)))
+		return st, append(problems, g.Problem(line, fmt.Errorf("%w: [SetUp \"1\"] without a FEN tag", ErrNoFEN)))
 	}
 	st.Kind, st.White, st.Black = Chess960Start, numbering.StandardSP, numbering.StandardSP
 	return st, problems
-}
-
-func (g *Game) problem(line int, err error) *ParseError {
-	return &ParseError{File: g.file, Line: line, Err: err}
 }
 
 // trimFEN removes what real files put around a FEN inside the quotes:

@@ -20,7 +20,7 @@ func Run(ctx context.Context, r *pgn.Reader, jobs int, s *Stats, warn func(*pgn.
 	work := func(b *pgn.Batch, res *batch) {
 		res.games = res.games[:0]
 		for i := range b.Games {
-			res.games = append(res.games, Examine(&b.Games[i], r.Name))
+			res.games = append(res.games, Examine(&b.Games[i]))
 		}
 	}
 	emit := func(_ *pgn.Batch, res *batch) error {

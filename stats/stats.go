@@ -136,8 +136,8 @@ type Game struct {
 // the movetext's termination marker decide. When both are there and
 // differ, the tag is counted and the disagreement reported. The length
 // comes from the PlyCount tag when it is a number, else from counting the
-// main-line moves of the movetext. name is the input's name for messages.
-func Examine(g *pgn.Game, name string) Game {
+// main-line moves of the movetext.
+func Examine(g *pgn.Game) Game {
 	res := Game{Problems: g.Problems, Start: pgn.Start{Kind: pgn.UnknownStart, White: -1, Black: -1, FEN: -1}}
 	// A game too large to examine, or text with no tags, counts as a game
 	// of unknown start.
@@ -163,9 +163,8 @@ func Examine(g *pgn.Game, name string) Game {
 	case hasTag && tagOK:
 		if marker != nil && !bytes.Equal(marker, tag) {
 			line := g.Line + bytes.Count(g.Raw[:len(g.Raw)-len(mt)+off], []byte{'\n'})
-			res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], &pgn.ParseError{
-				File: name, Line: line,
-				Err: fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, tag, marker)})
+			res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], g.Problem(line,
+				fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, tag, marker)))
 		}
 	case marker != nil:
 		outcome, _ = ParseResult(marker)
@@ -244,10 +243,9 @@ func (s *Stats) Add(g Game) {
 	}
 }
 
-// AddGame examines a game and counts it, returning its problems; name is
-// the input's name for messages.
-func (s *Stats) AddGame(g *pgn.Game, name string) []*pgn.ParseError {
-	e := Examine(g, name)
+// AddGame examines a game and counts it, returning its problems.
+func (s *Stats) AddGame(g *pgn.Game) []*pgn.ParseError {
+	e := Examine(g)
 	s.Add(e)
 	return e.Problems
 }

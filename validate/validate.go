@@ -74,6 +74,11 @@ type Result struct {
 	Checked, Failed bool
 	// Plies counts the moves replayed, variations included.
 	Plies int
+	// Final is the position at the end of the main line when every move
+	// of it could be played, nil otherwise; MainPlies counts those moves.
+	// The board is the caller's to keep: Check sets up a new one per game.
+	Final     *position.Board
+	MainPlies int
 	// Problems are the reader's, the start tags' and the replay's, the
 	// last ones *pgn.ParseError wrapping a *GameError.
 	Problems []*pgn.ParseError
@@ -83,9 +88,6 @@ type Result struct {
 // use; give each goroutine its own.
 type Validator struct {
 	opts Options
-	// File names the input in problems; pgn.Game keeps its file name to
-	// itself, so the caller says it.
-	File string
 	scan pgn.MovetextScanner
 	// lines holds one board per open variation level, reused between
 	// games so that only variations allocate.
@@ -115,7 +117,7 @@ func (v *Validator) Check(g *pgn.Game) Result {
 		ge.Black = string(b)
 	}
 	problem := func(line int, e GameError) {
-		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], &pgn.ParseError{File: v.File, Line: line, Err: &e})
+		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], g.Problem(line, &e))
 	}
 	notChecked := func(line int, err error) {
 		e := ge
@@ -176,9 +178,13 @@ func (v *Validator) Check(g *pgn.Game) Result {
 				continue
 			}
 			res.Plies++
+			if depth == 0 {
+				res.MainPlies++
+			}
 		}
 	}
 	if main := v.lines[0]; !main.dead {
+		res.Final = main.board
 		if err := checkResult(g, main.board); err != nil {
 			e := ge
 			e.Err = err
@@ -319,7 +325,6 @@ func Run(ctx context.Context, r *pgn.Reader, opts Options, jobs int, sum *Summar
 	work := func(b *pgn.Batch, res *batchResult) {
 		if res.v == nil {
 			res.v = New(opts)
-			res.v.File = r.Name
 		}
 		res.results = res.results[:0]
 		for i := range b.Games {
