@@ -426,3 +426,30 @@ func RewriteCastling(fen string, style Style) (string, error) {
 	field := appendCastling(buf[:0], &p.Board, p.Castling, style)
 	return fen[:at.start] + string(field) + fen[at.end:], nil
 }
+
+// CastlingStyle returns the notation record's castling field is written in:
+// Shredder when it names every rook by its file (HAha, Fd), XFEN otherwise,
+// including a field of "-" and a record too short to have one. It lets a
+// program answer in the notation its input uses.
+func CastlingStyle(record []byte) Style {
+	sc := scanner[[]byte]{s: record}
+	for range 2 {
+		if _, _, ok := sc.next(); !ok {
+			return XFEN
+		}
+	}
+	f, _, _ := sc.next()
+	return styleOfField(f)
+}
+
+func styleOfField(f []byte) Style {
+	if len(f) == 0 || f[0] == '-' {
+		return XFEN
+	}
+	for _, c := range f {
+		if !(c >= 'A' && c <= 'H' || c >= 'a' && c <= 'h') {
+			return XFEN
+		}
+	}
+	return Shredder
+}

@@ -310,3 +310,26 @@ func TestRewriteCastling(t *testing.T) {
 		t.Errorf("RewriteCastling of a bad field = %q, want an error", got)
 	}
 }
+
+func TestCastlingStyle(t *testing.T) {
+	tests := []struct {
+		name, record string
+		want         Style
+	}{
+		{"x-fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", XFEN},
+		{"shredder", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", Shredder},
+		{"shredder one rook", "4k3/8/8/8/8/8/8/R3K3 w A - 0 1", Shredder},
+		{"mixture is x-fen", "qrbkrbnn/pppppppp/8/8/8/8/PPPPPPPP/QRBKRBNN w KBkb - 0 1", XFEN},
+		{"no rights", "4k3/8/8/8/8/8/8/4K3 b - - 0 40", XFEN},
+		{"extra spacing", "  4k3/8/8/8/8/8/8/R3K3\tw   A - 0 1", Shredder},
+		{"too short", "4k3/8/8/8/8/8/8/4K3 w", XFEN},
+		{"empty", "", XFEN},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CastlingStyle([]byte(tt.record)); got != tt.want {
+				t.Errorf("CastlingStyle(%q) = %v, want %v", tt.record, got, tt.want)
+			}
+		})
+	}
+}
