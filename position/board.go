@@ -54,41 +54,51 @@ func setupErrorf(format string, args ...any) error {
 	return &SetupError{Reason: fmt.Sprintf(format, args...)}
 }
 
-func newBoard(s setup) (*Board, error) {
-	b := &Board{turn: s.turn, ep: NoSquare, halfmove: s.halfmove, fullmove: s.fullmove}
+// set sets b up from s, dropping its history but keeping the history's
+// memory. On failure b is left as it was.
+func (b *Board) set(s setup) error {
+	nb := Board{turn: s.turn, ep: NoSquare, halfmove: s.halfmove, fullmove: s.fullmove, history: b.history[:0]}
+	if err := nb.setUp(s); err != nil {
+		return err
+	}
+	*b = nb
+	return nil
+}
+
+func (b *Board) setUp(s setup) error {
 	if b.fullmove < 1 {
 		b.fullmove = 1
 	}
 	for sq := A1; sq <= H8; sq++ {
 		if p := s.squares[sq]; p != NoPiece {
 			if p.Type() == NoPieceType || p.Type() > King || p.Color() > Black {
-				return nil, setupErrorf("unknown piece code %d on %v", p, sq)
+				return setupErrorf("unknown piece code %d on %v", p, sq)
 			}
 			b.put(p, sq)
 		}
 	}
 	for _, c := range [2]Color{White, Black} {
 		if n := bits.OnesCount64(b.byType[King] & b.byColor[c]); n != 1 {
-			return nil, setupErrorf("%v has %d kings", c, n)
+			return setupErrorf("%v has %d kings", c, n)
 		}
 	}
 	if p := b.byType[Pawn] & (rank1 | rank8); p != 0 {
-		return nil, setupErrorf("pawn on %v", lsb(p))
+		return setupErrorf("pawn on %v", lsb(p))
 	}
 	if b.attackedBy(b.king(b.turn.Other()), b.turn, b.occupied()) {
-		return nil, setupErrorf("%v is in check but it is %v's turn", b.turn.Other(), b.turn)
+		return setupErrorf("%v is in check but it is %v's turn", b.turn.Other(), b.turn)
 	}
 	for _, c := range [2]Color{White, Black} {
 		if err := b.setCastling(c, s.castling&backRank(c)); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if x := s.castling &^ (rank1 | rank8); x != 0 {
-		return nil, setupErrorf("castling right for a rook on %v", lsb(x))
+		return setupErrorf("castling right for a rook on %v", lsb(x))
 	}
 	if s.ep != NoSquare {
 		if err := b.setEnPassant(s.ep); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	// Chess960 notation is needed as soon as a castling rook is not where
@@ -96,7 +106,7 @@ func newBoard(s setup) (*Board, error) {
 	b.chess960 = b.castling&^(bb(A1)|bb(H1)|bb(A8)|bb(H8)) != 0 ||
 		(b.castling&rank1 != 0 && b.king(White) != E1) ||
 		(b.castling&rank8 != 0 && b.king(Black) != E8)
-	return b, nil
+	return nil
 }
 
 func backRank(c Color) bitboard {

@@ -50,6 +50,18 @@ func ParseFEN(s string) (*Board, error) {
 // rights on one side of the king, or an en passant square that no double
 // pawn push explains.
 func FromFEN(p fen.Position) (*Board, error) {
+	b := new(Board)
+	if err := b.SetPosition(p); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// SetPosition sets b up from a parsed FEN as FromFEN does, dropping the
+// moves played on it but keeping their memory, so that a program replaying
+// game after game need not allocate a board for each. On failure b is left
+// as it was.
+func (b *Board) SetPosition(p fen.Position) error {
 	s := setup{ep: Square(p.EnPassant), halfmove: p.HalfMove, fullmove: p.FullMove}
 	if p.EnPassant < 0 {
 		s.ep = NoSquare
@@ -60,7 +72,7 @@ func FromFEN(p fen.Position) (*Board, error) {
 		}
 		pc := pieceFromFENLetter(c)
 		if pc == NoPiece {
-			return nil, setupErrorf("unknown piece letter %q on %v", c, Square(i))
+			return setupErrorf("unknown piece letter %q on %v", c, Square(i))
 		}
 		s.squares[i] = pc
 	}
@@ -70,7 +82,7 @@ func FromFEN(p fen.Position) (*Board, error) {
 	case 'b':
 		s.turn = Black
 	default:
-		return nil, setupErrorf("side to move %q", p.Turn)
+		return setupErrorf("side to move %q", p.Turn)
 	}
 	for f := 0; f < 8; f++ {
 		if p.Castling.Has(true, f) {
@@ -80,7 +92,7 @@ func FromFEN(p fen.Position) (*Board, error) {
 			s.castling |= bb(NewSquare(f, 7))
 		}
 	}
-	return newBoard(s)
+	return b.set(s)
 }
 
 // Position returns the board as a fen.Position. The en passant square is

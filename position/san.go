@@ -22,8 +22,11 @@ var (
 //	illegal move 'O-O': the king would pass through an attacked square f8
 //	ambiguous move 'Nd2' (Nb1, Nf3)
 type MoveError struct {
-	Kind error  // ErrInvalidMove, ErrIllegalMove or ErrAmbiguousMove
-	Text string // the move as written
+	Kind error // ErrInvalidMove, ErrIllegalMove or ErrAmbiguousMove
+	// Text is the move as written, copied: ParseMove's argument does not
+	// escape, so that a caller converting a []byte to pass it allocates
+	// nothing.
+	Text string
 	// Reason says what is wrong; for ErrAmbiguousMove it lists the pieces
 	// that could move, e.g. "Nb1, Nf3".
 	Reason string
@@ -152,7 +155,7 @@ type moveText struct {
 func (b *Board) ParseMove(text string) (Move, error) {
 	t, ok := splitMove(text)
 	if !ok {
-		return NullMove, &MoveError{Kind: ErrInvalidMove, Text: text, Reason: "not a move in SAN, long algebraic or UCI notation"}
+		return NullMove, &MoveError{Kind: ErrInvalidMove, Text: strings.Clone(text), Reason: "not a move in SAN, long algebraic or UCI notation"}
 	}
 	if t.castle != 0 {
 		return b.castlingMove(text, t.castle == 1, NoSquare)
@@ -179,7 +182,7 @@ func (b *Board) ParseMove(text string) (Move, error) {
 		t.piece = Pawn
 	}
 	if t.hasPromo && t.piece != Pawn {
-		return NullMove, &MoveError{Kind: ErrInvalidMove, Text: text, Reason: "only a pawn can promote"}
+		return NullMove, &MoveError{Kind: ErrInvalidMove, Text: strings.Clone(text), Reason: "only a pawn can promote"}
 	}
 
 	// Only the pieces that could reach the square are tried, which is
@@ -208,7 +211,7 @@ func (b *Board) ParseMove(text string) (Move, error) {
 	} else if lastRank && t.piece == Pawn && !t.hasPromo {
 		for f := t.origins(b.reachers(Pawn, t.to)); f != 0; f &= f - 1 {
 			if m := newMoveKind(lsb(f), t.to, kindPromoQueen); b.kingSafeAfter(m) {
-				return NullMove, &MoveError{Kind: ErrInvalidMove, Text: text, Reason: "a pawn reaching the last rank must name its promotion piece, as in " + b.SAN(m)}
+				return NullMove, &MoveError{Kind: ErrInvalidMove, Text: strings.Clone(text), Reason: "a pawn reaching the last rank must name its promotion piece, as in " + b.SAN(m)}
 			}
 		}
 	}
@@ -220,7 +223,7 @@ func (b *Board) ParseMove(text string) (Move, error) {
 		for _, m := range found[:min(n, len(found))] {
 			names = append(names, string(t.piece.Letter())+m.From().String())
 		}
-		return NullMove, &MoveError{Kind: ErrAmbiguousMove, Text: text, Reason: strings.Join(names, ", "),
+		return NullMove, &MoveError{Kind: ErrAmbiguousMove, Text: strings.Clone(text), Reason: strings.Join(names, ", "),
 			Candidates: append([]Move(nil), found[:min(n, len(found))]...)}
 	}
 	if t.fullFrom && t.piece == King {
@@ -234,7 +237,7 @@ func (b *Board) ParseMove(text string) (Move, error) {
 }
 
 func (b *Board) illegal(text, format string, args ...any) *MoveError {
-	return &MoveError{Kind: ErrIllegalMove, Text: text, Reason: fmt.Sprintf(format, args...)}
+	return &MoveError{Kind: ErrIllegalMove, Text: strings.Clone(text), Reason: fmt.Sprintf(format, args...)}
 }
 
 // splitMove takes a move apart without looking at the board.

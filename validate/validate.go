@@ -75,8 +75,9 @@ type Result struct {
 	// Plies counts the moves replayed, variations included.
 	Plies int
 	// Final is the position at the end of the main line when every move
-	// of it could be played, nil otherwise; MainPlies counts those moves.
-	// The board is the caller's to keep: Check sets up a new one per game.
+	// of it could be played, nil otherwise; MainPlies counts the main
+	// line's moves played. The Validator reuses the board: it is valid
+	// until the next call of Check.
 	Final     *position.Board
 	MainPlies int
 	// Problems are the reader's, the start tags' and the replay's, the
@@ -89,9 +90,10 @@ type Result struct {
 type Validator struct {
 	opts Options
 	scan pgn.MovetextScanner
-	// lines holds one board per open variation level, reused between
-	// games so that only variations allocate.
-	lines []line
+	// main is the main line's board, set up again for every game so that
+	// replaying allocates nothing but variations' boards.
+	main  position.Board
+	lines []line // one per open variation level, lines[0] the main line
 }
 
 // line is the replay of one (main or variation) line.
@@ -109,14 +111,11 @@ func (v *Validator) Check(g *pgn.Game) Result {
 	if !res.Counted {
 		return res
 	}
-	ge := GameError{Game: g.Index, White: "?", Black: "?"}
-	if w, ok := g.Tag("White"); ok {
-		ge.White = string(w)
-	}
-	if b, ok := g.Tag("Black"); ok {
-		ge.Black = string(b)
-	}
+	ge := GameError{Game: g.Index}
 	problem := func(line int, e GameError) {
+		// The players are named only when needed: most games have no
+		// problem, and the strings would be an allocation each.
+		e.White, e.Black = player(g, "White"), player(g, "Black")
 		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], g.Problem(line, &e))
 	}
 	notChecked := func(line int, err error) {
@@ -130,7 +129,8 @@ func (v *Validator) Check(g *pgn.Game) Result {
 	}
 
 	st, startProblems := g.Start()
-	board, at, err := setUp(g, st, startProblems)
+	board := &v.main
+	at, err := setUp(board, g, st, startProblems)
 	if err != nil {
 		notChecked(at, err)
 		return res
@@ -196,39 +196,53 @@ func (v *Validator) Check(g *pgn.Game) Result {
 			res.Failed = true
 		}
 	}
-	// Drop the boards' references so a long run keeps no old games alive.
+	// Drop the variations' boards so a long run keeps no old games alive.
 	clear(v.lines)
 	return res
 }
 
-// setUp returns the board the game starts from, or the line to blame and
-// why it cannot be set up.
-func setUp(g *pgn.Game, st pgn.Start, problems []*pgn.ParseError) (*position.Board, int, error) {
+// player returns the name a tag gives a player, "?" when there is none.
+func player(g *pgn.Game, tag string) string {
+	if name, ok := g.Tag(tag); ok {
+		return string(name)
+	}
+	return "?"
+}
+
+// standard is the standard chess start, for games without a FEN.
+var standard = func() fen.Position {
+	r, _ := numbering.FromSP(numbering.StandardSP)
+	return fen.StartPosition(r, r)
+}()
+
+// setUp sets b up with the position the game starts from, or returns the
+// line to blame and why it cannot be set up.
+func setUp(b *position.Board, g *pgn.Game, st pgn.Start, problems []*pgn.ParseError) (int, error) {
 	if st.Kind == pgn.UnknownStart {
 		// Start says why, on the line of the tag concerned.
 		for _, p := range problems {
 			if errors.Is(p.Err, pgn.ErrNoFEN) || errors.Is(p.Err, pgn.ErrFEN) {
-				return nil, p.Line, p.Err
+				return p.Line, p.Err
 			}
 		}
-		return nil, g.Line, pgn.ErrNoFEN
+		return g.Line, pgn.ErrNoFEN
 	}
-	if st.FEN < 0 {
-		return position.New(), 0, nil
+	p, line := standard, 0
+	if st.FEN >= 0 {
+		tag := g.Tags[st.FEN]
+		var err error
+		if p, err = fen.ParseBytes(tag.Value); err != nil {
+			return tag.Line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
+		}
+		line = tag.Line
 	}
-	tag := g.Tags[st.FEN]
-	p, err := fen.ParseBytes(tag.Value)
-	if err != nil {
-		return nil, tag.Line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
-	}
-	b, err := position.FromFEN(p)
-	if err != nil {
-		return nil, tag.Line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
+	if err := b.SetPosition(p); err != nil {
+		return line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
 	}
 	// A FEN of anything but the standard array is a Chess960 (or DFRC, or
 	// set-up) game: its castlings are read the Chess960 way.
 	b.SetChess960(!(st.Kind == pgn.Chess960Start && st.White == numbering.StandardSP))
-	return b, 0, nil
+	return 0, nil
 }
 
 // checkResult compares the Result tag with a final checkmate or stalemate.
