@@ -18,6 +18,8 @@ import (
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/validate"
 )
 
 // Default tag names.
@@ -39,13 +41,25 @@ type Options struct {
 	// Castling, unless nil, rewrites the castling field of the game's FEN
 	// in that style (X-FEN or Shredder-FEN).
 	Castling *fen.Style
+	// PlyCount sets [PlyCount "N"] to the number of moves of the main
+	// line, counted by replaying them (see package validate).
+	PlyCount bool
+	// FinalFEN writes the position after the main line's last move as a
+	// comment { "FEN" } before the game termination marker, the form
+	// pgn-extract -F writes, replacing such a comment already there. The
+	// castling field follows Castling, or else the game's FEN tag.
+	FinalFEN bool
 }
+
+// replays says whether the options need the moves played.
+func (o *Options) replays() bool { return o.PlyCount || o.FinalFEN }
 
 // Annotator annotates games one at a time. It is not safe for concurrent
 // use; give each goroutine its own.
 type Annotator struct {
-	opts  Options
-	edits []pgn.Edit
+	opts      Options
+	edits     []pgn.Edit
+	validator *validate.Validator // replays the moves when the options need it
 }
 
 // New returns an Annotator for the options.
@@ -56,7 +70,11 @@ func New(opts Options) *Annotator {
 	if opts.Fritz9Tag == "" {
 		opts.Fritz9Tag = DefaultFritz9Tag
 	}
-	return &Annotator{opts: opts, edits: make([]pgn.Edit, 0, 8)}
+	a := &Annotator{opts: opts, edits: make([]pgn.Edit, 0, 8)}
+	if opts.replays() {
+		a.validator = validate.New(validate.Options{})
+	}
+	return a
 }
 
 // Result is what annotating one game found.
@@ -66,8 +84,12 @@ type Result struct {
 	Counted bool
 	// Start is the game's start position.
 	Start pgn.Start
+	// Replayed is set when the options asked for a replay and the whole
+	// main line could be played.
+	Replayed bool
 	// Problems are the reader's and the start tags' problems, in line
-	// order as far as they come from one place.
+	// order as far as they come from one place, and with a replay those of
+	// validate.Validator.Check in their place.
 	Problems []*pgn.ParseError
 }
 
@@ -119,8 +141,35 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 			edits = append(edits, pgn.Edit{Name: "FEN", Value: rewritten})
 		}
 	}
+	var final *position.Board
+	if a.validator != nil {
+		// The replay reports the reader's and the start's problems too,
+		// and a game that cannot be replayed keeps its PlyCount and gets
+		// no comment: malformed games pass through unchanged.
+		check := a.validator.Check(g)
+		res.Problems = check.Problems
+		if final = check.Final; final != nil {
+			res.Replayed = true
+			if o.PlyCount {
+				edits = append(edits, pgn.Edit{Name: "PlyCount", Value: itoa(check.MainPlies)})
+			}
+		}
+	}
 	a.edits = edits
-	return g.AppendEdited(dst, edits...), res
+	dst = g.AppendEdited(dst, edits...)
+	if o.FinalFEN && final != nil {
+		style := fen.XFEN
+		switch {
+		case o.Castling != nil:
+			style = *o.Castling
+		case st.FEN >= 0:
+			style = fen.CastlingStyle(g.Tags[st.FEN].Value)
+		}
+		// Tag edits end before the movetext, which is therefore the tail
+		// of dst.
+		dst = setFinalComment(dst, len(dst)-len(g.Movetext()), final, style, g.LineEnding())
+	}
+	return dst, res
 }
 
 // The numbers as tag values, made once so that tagging a game allocates
@@ -134,6 +183,15 @@ var spText, fritz9Text = func() (sp [numbering.Count]string, f9 [numbering.Count
 	}
 	return sp, f9
 }()
+
+// itoa is strconv.Itoa without an allocation for the numbers of start
+// positions and the lengths of nearly all games.
+func itoa(n int) string {
+	if n >= 0 && n < len(spText) {
+		return spText[n]
+	}
+	return strconv.Itoa(n)
+}
 
 // Summary counts what a run annotated.
 type Summary struct {

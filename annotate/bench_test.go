@@ -3,7 +3,6 @@ package annotate
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"testing"
 
@@ -12,24 +11,35 @@ import (
 )
 
 // BenchmarkRun annotates about 8 MB of real games to io.Discard and
-// reports the throughput and the allocations per game.
+// reports the throughput and the allocations per game, with the numbers
+// alone and with --plycount --final-fen, which replay every move.
 func BenchmarkRun(b *testing.B) {
 	data := sharedtest.Games(b, 8<<20)
-	for _, jobs := range []int{1, 2} {
-		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		opts Options
+		jobs int
+	}{
+		{"jobs=1", Options{}, 1},
+		{"jobs=2", Options{}, 2},
+		{"replay/jobs=1", Options{PlyCount: true, FinalFEN: true}, 1},
+		{"replay/jobs=2", Options{PlyCount: true, FinalFEN: true}, 2},
+	} {
+		opts, jobs := bc.opts, bc.jobs
+		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			var sum Summary
 			for b.Loop() {
 				sum = Summary{}
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, Options{}, jobs, &sum, Hooks{}); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, jobs, &sum, Hooks{}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.StopTimer()
 			// allocations per game: measured separately, on one run
 			allocs := testing.AllocsPerRun(1, func() {
-				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, Options{}, jobs, nil, Hooks{})
+				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, jobs, nil, Hooks{})
 			})
 			b.ReportMetric(allocs/float64(sum.Games), "allocs/game")
 			b.ReportMetric(float64(sum.Games)*float64(b.N)/b.Elapsed().Seconds(), "games/s")

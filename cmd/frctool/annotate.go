@@ -25,9 +25,16 @@ differ (DFRC) get "W:B" pairs; games from other positions get neither tag, and
 stale ones are removed. Nothing else changes: deleting those tag lines from the
 output gives back the input byte for byte, and a second run changes nothing.
 The start is read from the FEN's board, never from the Variant tag; a game with
-no FEN starts from SP 518. Problems are reported as file:line: message.`,
+no FEN starts from SP 518. Problems are reported as file:line: message.
+
+--plycount and --final-fen replay each game's main line with the Chess960
+rules, as validate does: PlyCount is set to the number of moves played, and a
+comment { "FEN" } with the final position goes before the result (replacing
+such a comment from an earlier run). A game whose moves cannot all be played
+is reported and keeps its PlyCount and movetext as they were.`,
 			"frctool annotate tcec.pgn.zst -o tcec-numbered.pgn",
 			"frctool annotate --in-place --backup .orig games/*.pgn",
+			"frctool annotate --plycount --final-fen --castling shredder lichess960.pgn.zst > out.pgn",
 			"curl -s https://example.org/960.pgn | frctool annotate --no-fritz9 > numbered.pgn"),
 		Flags: []cli.Flag{
 			outputFlag(),
@@ -36,6 +43,8 @@ no FEN starts from SP 518. Problems are reported as file:line: message.`,
 			&cli.BoolFlag{Name: "no-fritz9", Usage: "leave the Fritz9 tag out"},
 			&cli.BoolFlag{Name: "variant", Usage: `also set [Variant "Chess960"] and [SetUp "1"] on games from a Chess960 array other than 518`},
 			&cli.StringFlag{Name: "castling", Usage: "rewrite the FEN's castling field in `STYLE` xfen (KQkq) or shredder (HAha)"},
+			&cli.BoolFlag{Name: "plycount", Usage: "set [PlyCount \"N\"] from a replay of the main line"},
+			&cli.BoolFlag{Name: "final-fen", Usage: `put the final position as a comment { "FEN" } before the result`},
 			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "rewrite each FILE, keeping its compression and mode (atomic: on any failure the original stays)"},
 			&cli.StringFlag{Name: "backup", Usage: "with --in-place, keep each original as FILE`SUFFIX`"},
 			quietFlag(),
@@ -51,6 +60,8 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 		Fritz9Tag: cmd.String("fritz9-tag"),
 		NoFritz9:  cmd.Bool("no-fritz9"),
 		Variant:   cmd.Bool("variant"),
+		PlyCount:  cmd.Bool("plycount"),
+		FinalFEN:  cmd.Bool("final-fen"),
 	}
 	switch c := cmd.String("castling"); c {
 	case "":
