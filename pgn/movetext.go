@@ -137,7 +137,17 @@ func (s *MovetextScanner) Reset(movetext []byte, firstLine int) {
 
 // MovetextLine returns the input line on which the game's movetext starts.
 func (g *Game) MovetextLine() int {
-	return g.Line + bytes.Count(g.Raw[:len(g.Raw)-len(g.Movetext())], nl)
+	return g.Line + bytes.Count(g.Raw[:g.movetext], nl)
+}
+
+// Termination returns the game termination marker that ends the movetext
+// (see the function Termination) and its input line, or nil and 0.
+func (g *Game) Termination() (marker []byte, line int) {
+	marker, off := Termination(g.Movetext())
+	if marker == nil {
+		return nil, 0
+	}
+	return marker, g.Line + bytes.Count(g.Raw[:g.movetext+off], nl)
 }
 
 // Token returns the token found by the last call to Next.

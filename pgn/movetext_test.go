@@ -147,6 +147,29 @@ func TestGameMovetextLine(t *testing.T) {
 	}
 }
 
+func TestGameTermination(t *testing.T) {
+	tests := []struct {
+		name, in string
+		marker   string
+		line     int
+	}{
+		{"same line", "[Event \"x\"]\n\n1. e4 1-0\n", "1-0", 3},
+		{"own line after a comment", "\n[Event \"x\"]\n\n1. e4 {long\ncomment}\n\n0-1\n\n", "0-1", 7},
+		{"none", "[Event \"x\"]\n\n1. e4\n", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := NewReader(strings.NewReader(tt.in)).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, line := g.Termination(); string(m) != tt.marker || line != tt.line {
+				t.Errorf("Termination() = %q, %d; want %q, %d", m, line, tt.marker, tt.line)
+			}
+		})
+	}
+}
+
 func TestMovetextScannerAllocs(t *testing.T) {
 	in := []byte("1. e4 {c} e5 (1... c5 $1) 2. Nf3!? Nc6 ; x\n% y\n1-0")
 	allocs := testing.AllocsPerRun(100, func() {

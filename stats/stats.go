@@ -154,16 +154,14 @@ func Examine(g *pgn.Game) Game {
 		return res // only the totals count it
 	}
 
-	mt := g.Movetext()
-	marker, off := pgn.Termination(mt)
+	marker, markerLine := g.Termination()
 	tag, hasTag := g.Tag("Result")
 	tag = bytes.TrimSpace(tag)
 	outcome, tagOK := ParseResult(tag)
 	switch {
 	case hasTag && tagOK:
 		if marker != nil && !bytes.Equal(marker, tag) {
-			line := g.Line + bytes.Count(g.Raw[:len(g.Raw)-len(mt)+off], []byte{'\n'})
-			res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], g.Problem(line,
+			res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], g.Problem(markerLine,
 				fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, tag, marker)))
 		}
 	case marker != nil:
@@ -175,10 +173,10 @@ func Examine(g *pgn.Game) Game {
 		if n, err := strconv.Atoi(string(bytes.TrimSpace(v))); err == nil && n >= 0 {
 			res.Plies = n
 		} else {
-			res.Plies = pgn.CountPlies(mt)
+			res.Plies = pgn.CountPlies(g.Movetext())
 		}
 	} else {
-		res.Plies = pgn.CountPlies(mt)
+		res.Plies = pgn.CountPlies(g.Movetext())
 	}
 	res.WhiteElo = elo(g, "WhiteElo")
 	res.BlackElo = elo(g, "BlackElo")

@@ -1,7 +1,7 @@
 // Package validate replays the games of PGN archives move by move with the
 // rules of package position, Chess960 castling included, and reports every
 // move that cannot be read or played and every Result tag that contradicts
-// a final checkmate or stalemate.
+// a final checkmate or stalemate, or the movetext's own termination marker.
 //
 // Problems are *pgn.ParseError values whose text names the place the way an
 // editor understands and the game the way a reader does:
@@ -13,6 +13,7 @@
 package validate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,7 +24,8 @@ import (
 	"github.com/frctool/frctool/position"
 )
 
-// ErrResult is a Result tag that contradicts the final position.
+// ErrResult is a Result tag that contradicts the final position or the
+// movetext's own termination marker.
 var ErrResult = errors.New("wrong result")
 
 // ErrNotChecked means a game could not be replayed at all: its start is
@@ -181,6 +183,14 @@ func (v *Validator) Check(g *pgn.Game) Result {
 			if depth == 0 {
 				res.MainPlies++
 			}
+		}
+	}
+	if marker, line := g.Termination(); marker != nil {
+		if tag, ok := g.Tag("Result"); ok && !bytes.Equal(marker, tag) {
+			e := ge
+			e.Err = fmt.Errorf("%w: [Result %q], but the moves end with %q", ErrResult, tag, marker)
+			problem(line, e)
+			res.Failed = true
 		}
 	}
 	if main := v.lines[0]; !main.dead {

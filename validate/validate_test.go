@@ -85,6 +85,15 @@ func TestHandMadeGames(t *testing.T) {
 			kind:     ErrResult,
 		},
 		{
+			file:    "marker.pgn",
+			summary: "2 games checked, 2 failed, 6 plies replayed",
+			problems: []string{
+				`marker.pgn:6: game 1 (Alpha - Beta): wrong result: [Result "1-0"], but the moves end with "0-1"`,
+				`marker.pgn:14: game 2 (Gamma - Delta): wrong result: [Result "1/2-1/2"], but the moves end with "*"`,
+			},
+			kind: ErrResult,
+		},
+		{
 			// Not checkable is a warning, not a failure.
 			file:     "unknown.pgn",
 			summary:  "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",

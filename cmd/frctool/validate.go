@@ -19,7 +19,7 @@ func validateCommand() *cli.Command {
 replays the main line of every game from its start position (its FEN, else the
 standard array) with the rules of chess and Chess960. Each illegal, ambiguous
 or unreadable move, and each Result tag that contradicts a final checkmate or
-stalemate, is reported as
+stalemate or the result the moves end with, is reported as
    file:line: game N (White - Black), move 23...: illegal move 'O-O': reason
 A game whose start is unknown is reported as not checkable, which is not a
 failure. Exits with status 1 when any game failed, 0 otherwise.`,
