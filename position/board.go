@@ -287,22 +287,25 @@ func (b *Board) String() string {
 }
 
 // Push plays m, which must be legal (from LegalMoves, ParseMove or
-// IsLegal); an illegal move corrupts the board. Push does not allocate once
-// the history has grown to the game's length.
+// IsLegal); an illegal move corrupts the board. NullMove passes the turn,
+// as annotators' "--" does in analysis. Push does not allocate once the
+// history has grown to the game's length.
 func (b *Board) Push(m Move) {
 	from, to := m.From(), m.To()
 	us := b.turn
 	u := undo{move: m, ep: b.ep, castling: b.castling, halfmove: b.halfmove}
 	b.ep = NoSquare
 	b.halfmove++
-	if m.kind() == kindCastling {
+	switch {
+	case m == NullMove:
+	case m.kind() == kindCastling:
 		kt, rt := m.CastlingSquares()
 		b.remove(from)
 		b.remove(to)
 		b.put(NewPiece(us, King), kt)
 		b.put(NewPiece(us, Rook), rt)
 		b.castling &^= backRank(us)
-	} else {
+	default:
 		p := b.squares[from]
 		if m.kind() == kindEnPassant {
 			capSq := NewSquare(to.File(), from.Rank())
@@ -341,8 +344,12 @@ func (b *Board) Push(m Move) {
 	b.history = append(b.history, u)
 }
 
+// MovesPlayed returns the number of moves played since the set-up, null
+// moves included: how many times Pop can take one back.
+func (b *Board) MovesPlayed() int { return len(b.history) }
+
 // Pop takes back the last move played and returns it, or returns NullMove
-// when no move has been played since the set-up.
+// when no move has been played since the set-up (see MovesPlayed).
 func (b *Board) Pop() Move {
 	n := len(b.history) - 1
 	if n < 0 {
@@ -357,13 +364,15 @@ func (b *Board) Pop() Move {
 		b.fullmove--
 	}
 	from, to := m.From(), m.To()
-	if m.kind() == kindCastling {
+	switch {
+	case m == NullMove:
+	case m.kind() == kindCastling:
 		kt, rt := m.CastlingSquares()
 		b.remove(kt)
 		b.remove(rt)
 		b.put(NewPiece(us, King), from)
 		b.put(NewPiece(us, Rook), to)
-	} else {
+	default:
 		p := b.squares[to]
 		if m.Promotion() != NoPieceType {
 			b.remove(to)

@@ -7,13 +7,13 @@ import (
 )
 
 // FuzzParseMove checks that reading any text in any position never panics,
-// and that a move it accepts is legal, survives a SAN round trip and is
+// and that a move it accepts is legal (or a null move out of check), survives a SAN round trip and is
 // taken back exactly by Pop. Seeds are in testdata/fuzz/FuzzParseMove.
 //
 //	go test ./position/ -run '^$' -fuzz FuzzParseMove -fuzztime 60s
 func FuzzParseMove(f *testing.F) {
 	for _, p := range sanPositions {
-		for _, text := range []string{"O-O", "O-O-O", "0-0+", "Nf3", "e8=Q#", "exd6", "e1h1", "Qa1b2!?"} {
+		for _, text := range []string{"O-O", "O-O-O", "0-0+", "Nf3", "e8=Q#", "exd6", "e1h1", "Qa1b2!?", "--"} {
 			f.Add(p, text)
 		}
 	}
@@ -30,7 +30,10 @@ func FuzzParseMove(f *testing.F) {
 			}
 			return
 		}
-		if !b.IsLegal(m) {
+		if m == NullMove && b.InCheck() {
+			t.Fatalf("%s: ParseMove(%q) passes the turn in check", before, text)
+		}
+		if m != NullMove && !b.IsLegal(m) {
 			t.Fatalf("%s: ParseMove(%q) = %v, which is not legal", before, text, m)
 		}
 		san := b.SAN(m)

@@ -144,6 +144,7 @@ type moveText struct {
 	hasPromo  bool
 	fullFrom  bool // the origin square was written: long algebraic or UCI
 	capture   bool
+	null      bool // a null move: "--", "Z0", UCI's "0000"
 }
 
 // ParseMove reads a move in SAN ("Nf3", "exd5", "e8=Q", "O-O", "0-0-0",
@@ -151,7 +152,9 @@ type moveText struct {
 // algebraic ("e2e4", "e2-e4", "Ng1-f3", "Ng1xf3") or UCI ("e7e8q"), and
 // returns the legal move it names. Castling is also read as the king taking
 // its own rook ("e1h1") and, from a written origin square, as the king's
-// move to its castling square ("e1g1"). The error is a *MoveError.
+// move to its castling square ("e1g1"). A null move, "--" as annotators
+// write it in analysis, "Z0" or UCI's "0000", is returned as NullMove unless
+// the side to move is in check. The error is a *MoveError.
 func (b *Board) ParseMove(text string) (Move, error) {
 	t, ok := splitMove(text)
 	if !ok {
@@ -159,6 +162,12 @@ func (b *Board) ParseMove(text string) (Move, error) {
 	}
 	if t.castle != 0 {
 		return b.castlingMove(text, t.castle == 1, NoSquare)
+	}
+	if t.null {
+		if b.InCheck() {
+			return NullMove, b.illegal(text, "a null move cannot answer a check")
+		}
+		return NullMove, nil
 	}
 	us := b.turn
 	if t.fullFrom {
@@ -252,6 +261,9 @@ func splitMove(text string) (moveText, bool) {
 		return t, true
 	case "O-O-O", "0-0-0", "o-o-o":
 		t.castle = 2
+		return t, true
+	case "--", "Z0", "0000", "@@@@":
+		t.null = true
 		return t, true
 	}
 	if len(s) < 2 {

@@ -118,6 +118,8 @@ func TestParseMoveErrors(t *testing.T) {
 			"illegal move 'O-O': black has no right to castle king-side"},
 		{"in check", "4k2r/8/8/8/8/8/8/4R1K1 b k - 0 1", "O-O", ErrIllegalMove,
 			"illegal move 'O-O': the king is in check"},
+		{"null move in check", "4k3/8/8/8/8/8/8/4R1K1 b - - 0 1", "--", ErrIllegalMove,
+			"illegal move '--': a null move cannot answer a check"},
 		{"960 rook's way blocked", "4k3/8/8/8/8/8/8/RN2K3 w A - 0 1", "O-O-O", ErrIllegalMove,
 			"illegal move 'O-O-O': the way is blocked by the knight on b1"},
 		{"960 rook uncovers check on c1", "4k3/8/8/8/8/8/8/rR1K4 w B - 0 1", "O-O-O", ErrIllegalMove,

@@ -156,7 +156,7 @@ func (v *Validator) Check(g *pgn.Game) Result {
 			// or has no move yet, gives nothing to start from.
 			parent := &v.lines[depth-1]
 			l := line{dead: true}
-			if !parent.dead && parent.board.Ply() > 0 {
+			if !parent.dead && parent.board.MovesPlayed() > 0 {
 				l = line{board: parent.board.Copy()}
 				l.board.Pop()
 			}
@@ -172,13 +172,20 @@ func (v *Validator) Check(g *pgn.Game) Result {
 			b := l.board
 			e := ge
 			e.Move, e.BlackMove = b.FullMoveNumber(), b.Turn() == position.Black
-			if _, err := b.Play(string(tok.Text)); err != nil {
+			m, err := b.ParseMove(string(tok.Text))
+			if err == nil && m == position.NullMove && depth == 0 {
+				// Annotators pass the turn in analysis to show a threat;
+				// a game itself cannot.
+				err = &position.MoveError{Kind: position.ErrIllegalMove, Text: string(tok.Text), Reason: "a null move can stand in a variation, not in the game"}
+			}
+			if err != nil {
 				e.Err = err
 				problem(tok.Line, e)
 				res.Failed = true
 				l.dead = true
 				continue
 			}
+			b.Push(m)
 			res.Plies++
 			if depth == 0 {
 				res.MainPlies++

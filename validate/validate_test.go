@@ -94,6 +94,19 @@ func TestHandMadeGames(t *testing.T) {
 			kind: ErrResult,
 		},
 		{
+			file:     "nullmove.pgn",
+			summary:  "2 games checked, 1 failed, 6 plies replayed",
+			problems: []string{"nullmove.pgn:13: game 2 (Gamma - Delta), move 1...: illegal move '--': a null move can stand in a variation, not in the game"},
+			kind:     position.ErrIllegalMove,
+		},
+		{
+			file:       "nullmove.pgn",
+			variations: true,
+			summary:    "2 games checked, 1 failed, 8 plies replayed",
+			problems:   []string{"nullmove.pgn:13: game 2 (Gamma - Delta), move 1...: illegal move '--': a null move can stand in a variation, not in the game"},
+			kind:       position.ErrIllegalMove,
+		},
+		{
 			// Not checkable is a warning, not a failure.
 			file:     "unknown.pgn",
 			summary:  "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",
