@@ -3,7 +3,6 @@ package annotate
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -202,19 +201,12 @@ func TestPlyCountAgreesWithArchives(t *testing.T) {
 
 var finalComment = regexp.MustCompile(`\{ "[^"]+ [wb] [^"]+" \}\s*(1-0|0-1|1/2-1/2|\*)?\s*(\{[^}]*\}\s*)*$`)
 
-// splitGames reads every game of data, keeping copies.
+// splitGames reads every game of data.
 func splitGames(t *testing.T, data []byte) []pgn.Game {
 	t.Helper()
-	r := pgn.NewReader(bytes.NewReader(data))
-	var games []pgn.Game
-	for {
-		g, err := r.Next()
-		if err == io.EOF {
-			return games
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		games = append(games, *g)
+	games, err := pgn.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
 	}
+	return games
 }

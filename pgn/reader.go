@@ -118,6 +118,27 @@ func (r *Reader) Next() (*Game, error) {
 	return g, nil
 }
 
+// ReadAll reads the remaining games, each with memory of its own whatever
+// ReuseGame says. It suits small inputs and tests; an archive of any size is
+// read with Next or ReadBatch. The error is nil at the end of the stream,
+// as for encoding/csv's ReadAll.
+func (r *Reader) ReadAll() ([]Game, error) {
+	reuse := r.ReuseGame
+	r.ReuseGame = false
+	defer func() { r.ReuseGame = reuse }()
+	var games []Game
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			return games, nil
+		}
+		if err != nil {
+			return games, err
+		}
+		games = append(games, *g)
+	}
+}
+
 // A Batch holds consecutive games of a stream in buffers that are reused
 // from one ReadBatch to the next, so that games can be handed to other
 // goroutines without allocating for each one.

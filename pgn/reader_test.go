@@ -259,3 +259,26 @@ func TestParseErrorFormat(t *testing.T) {
 		t.Error("errors.Is does not see the cause")
 	}
 }
+
+func TestReadAll(t *testing.T) {
+	in := "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n"
+	for _, reuse := range []bool{false, true} {
+		r := NewReader(strings.NewReader(in))
+		r.ReuseGame = reuse
+		games, err := r.ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []string
+		for i := range games {
+			v, _ := games[i].Tag("Event")
+			events = append(events, string(v))
+		}
+		if got := strings.Join(events, ","); got != "a,b" {
+			t.Errorf("ReuseGame=%v: events %q, want a,b (each game its own memory)", reuse, got)
+		}
+		if r.ReuseGame != reuse {
+			t.Errorf("ReadAll changed ReuseGame to %v", r.ReuseGame)
+		}
+	}
+}

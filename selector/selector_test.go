@@ -100,21 +100,18 @@ var mixedEvents = []struct {
 // tags), skipping what does not count as a game.
 func events(t *testing.T, data []byte) []string {
 	t.Helper()
-	r := pgn.NewReader(bytes.NewReader(data))
+	games, err := pgn.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var evs []string
-	for {
-		g, err := r.Next()
-		if err == io.EOF {
-			return evs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, counted, _ := Class(g); counted {
-			v, _ := g.Tag("Event")
+	for i := range games {
+		if _, counted, _ := Class(&games[i]); counted {
+			v, _ := games[i].Tag("Event")
 			evs = append(evs, string(v))
 		}
 	}
+	return evs
 }
 
 func TestFilterFlags(t *testing.T) {

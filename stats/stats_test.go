@@ -140,18 +140,15 @@ func TestWilsonEdges(t *testing.T) {
 
 // splitGames returns the raw bytes of each game of data.
 func splitGames(t testing.TB, data []byte) [][]byte {
-	r := pgn.NewReader(bytes.NewReader(data))
-	var games [][]byte
-	for {
-		g, err := r.Next()
-		if err == io.EOF {
-			return games
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		games = append(games, g.Raw)
+	all, err := pgn.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
 	}
+	games := make([][]byte, len(all))
+	for i := range all {
+		games[i] = all[i].Raw
+	}
+	return games
 }
 
 // TestMergeEqualsOneRun splits the games at random into parts, counts each
