@@ -6,7 +6,10 @@
 // Annotation changes only the two tags (and, when asked, the Variant,
 // SetUp and FEN castling field): deleting the lines of the two tags from
 // the output gives back the input byte for byte, and annotating an
-// annotated archive changes nothing.
+// annotated archive changes nothing. Asked to, it also replays every game's
+// main line (see package validate) to set PlyCount and to write the final
+// position as a comment before the result; a second run rewrites the same
+// bytes again.
 package annotate
 
 import (
