@@ -158,11 +158,18 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 		if found || e.Remove {
 			continue
 		}
-		at := g.lineEnd(len(g.Tags) - 1)
+		after := len(g.Tags) - 1
 		if i := g.tagIndex(e.After); e.After != "" && i >= 0 {
-			at = g.lineEnd(i)
+			after = i
 		}
-		ops = append(ops, span{start: at, end: at, edit: e, insert: true, eol: eol})
+		at, inline := g.lineEnd(after), false
+		if end := g.Tags[after].End; len(bytes.TrimSpace(g.Raw[end:at])) > 0 {
+			// More tags, or the movetext, follow on the same line: the
+			// new tag goes right after this one, on that line, so that
+			// it stays in the tag section.
+			at, inline = end, true
+		}
+		ops = append(ops, span{start: at, end: at, edit: e, insert: true, inline: inline, eol: eol})
 	}
 	sortSpans(ops)
 	pos := 0
@@ -171,7 +178,10 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			continue // overlaps an earlier removal
 		}
 		dst = append(dst, g.Raw[pos:op.start]...)
-		if op.edit != nil {
+		if op.edit != nil && op.inline {
+			dst = append(dst, ' ')
+			dst = appendTag(dst, op.edit.Name, op.edit.Value)
+		} else if op.edit != nil {
 			if op.insert && op.start > 0 && g.Raw[op.start-1] != '\n' {
 				// The tag section's last line has no line ending (the
 				// game ends there): give the new tag a line of its own.
@@ -191,6 +201,7 @@ type span struct {
 	start, end int
 	edit       *Edit // nil: delete start..end
 	insert     bool
+	inline     bool // insert after a tag that shares its line with more
 	eol        string
 }
 

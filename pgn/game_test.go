@@ -43,6 +43,18 @@ func TestAppendEdited(t *testing.T) {
 			"[Event \"x\"]\n\n*\n",
 		},
 		{
+			"insert into a line of tags and moves",
+			"[Event \"x\"][Site \"y\"] 1. e4 *\n",
+			[]Edit{{Name: "Chess960", Value: "518", After: "FEN"}, {Name: "PlyCount", Value: "1"}},
+			"[Event \"x\"][Site \"y\"] [Chess960 \"518\"] [PlyCount \"1\"] 1. e4 *\n",
+		},
+		{
+			"insert after a FEN followed by tags on its line",
+			"[FEN \"f\"] [Result \"*\"]\n\n*\n",
+			[]Edit{{Name: "Chess960", Value: "0", After: "FEN"}},
+			"[FEN \"f\"] [Chess960 \"0\"] [Result \"*\"]\n\n*\n",
+		},
+		{
 			"remove a tag sharing its line",
 			"[Event \"x\"] [Chess960 \"5\"]\n\n*\n",
 			[]Edit{{Name: "Chess960", Remove: true}},
