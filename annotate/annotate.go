@@ -204,6 +204,9 @@ type Summary struct {
 	Other    int // games from a FEN that is not a start array
 	Unknown  int // games whose start the tags do not tell
 	Warnings int // problems reported
+	// Replayed counts the games whose main line was played to its end,
+	// when the options ask for a replay.
+	Replayed int
 	seen     [numbering.Count]bool
 	distinct int
 }
@@ -215,6 +218,9 @@ func (s *Summary) Add(r Result) {
 		return
 	}
 	s.Games++
+	if r.Replayed {
+		s.Replayed++
+	}
 	switch r.Start.Kind {
 	case pgn.Chess960Start:
 		s.Chess960++
@@ -235,8 +241,12 @@ func (s *Summary) Add(r Result) {
 func (s *Summary) Distinct() int { return s.distinct }
 
 func (s *Summary) String() string {
-	return fmt.Sprintf("%d games, %d identified (%d distinct SPs), %d DFRC, %d other start positions, %d unknown, %d warnings",
+	str := fmt.Sprintf("%d games, %d identified (%d distinct SPs), %d DFRC, %d other start positions, %d unknown, %d warnings",
 		s.Games, s.Chess960, s.distinct, s.DFRC, s.Other, s.Unknown, s.Warnings)
+	if s.Replayed > 0 {
+		str += fmt.Sprintf(", %d replayed", s.Replayed)
+	}
+	return str
 }
 
 // batchResult is one batch annotated by a worker.

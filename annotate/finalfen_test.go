@@ -164,9 +164,12 @@ func TestPlyCountAgreesWithArchives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, _, warnings := annotateBytes(t, in, Options{PlyCount: true, FinalFEN: true}, 2)
+		out, sum, warnings := annotateBytes(t, in, Options{PlyCount: true, FinalFEN: true}, 2)
 		if len(warnings) > 0 {
 			t.Errorf("%s: %q", filepath.Base(file), warnings)
+		}
+		if sum.Replayed != sum.Games {
+			t.Errorf("%s: %d of %d games replayed", filepath.Base(file), sum.Replayed, sum.Games)
 		}
 		before, after := splitGames(t, in), splitGames(t, out)
 		if len(before) != len(after) {
