@@ -279,11 +279,15 @@ func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int
 		}
 	}
 	emit := func(_ *pgn.Batch, res *batchResult) error {
+		games := 0
 		for _, r := range res.results {
 			sum.Add(r)
 			hooks.Report(r.Problems)
+			if r.Counted {
+				games++
+			}
 		}
-		hooks.Done(len(res.results))
+		hooks.Done(games)
 		_, err := w.Write(res.out)
 		return err
 	}

@@ -12,11 +12,9 @@ type batch struct {
 }
 
 // Run counts every game of r into s, examining games on up to jobs
-// goroutines. warn, if not nil, is called with every problem, in input
-// order, on the calling goroutine; counted, if not nil, with the number of
-// games of each batch as it is added (for a progress display). Run can be
-// called again with the same s for further inputs.
-func Run(ctx context.Context, r *pgn.Reader, jobs int, s *Stats, warn func(*pgn.ParseError), counted func(int)) error {
+// goroutines and reporting through hooks on the calling goroutine, in input
+// order. Run can be called again with the same s for further inputs.
+func Run(ctx context.Context, r *pgn.Reader, jobs int, s *Stats, hooks pgn.Hooks) error {
 	work := func(b *pgn.Batch, res *batch) {
 		res.games = res.games[:0]
 		for i := range b.Games {
@@ -30,15 +28,9 @@ func Run(ctx context.Context, r *pgn.Reader, jobs int, s *Stats, warn func(*pgn.
 			if g.Counted {
 				n++
 			}
-			if warn != nil {
-				for _, p := range g.Problems {
-					warn(p)
-				}
-			}
+			hooks.Report(g.Problems)
 		}
-		if counted != nil {
-			counted(n)
-		}
+		hooks.Done(n)
 		return nil
 	}
 	return pgn.Pipeline(ctx, r, jobs, work, emit)

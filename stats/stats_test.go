@@ -29,7 +29,7 @@ func count(t testing.TB, data []byte, jobs int) (*Stats, []*pgn.ParseError) {
 	var warnings []*pgn.ParseError
 	r := pgn.NewReader(bytes.NewReader(data))
 	r.Name = "games.pgn"
-	if err := Run(context.Background(), r, jobs, &s, func(p *pgn.ParseError) { warnings = append(warnings, p) }, nil); err != nil {
+	if err := Run(context.Background(), r, jobs, &s, pgn.Hooks{Warn: func(p *pgn.ParseError) { warnings = append(warnings, p) }}); err != nil {
 		t.Fatal(err)
 	}
 	return &s, warnings

@@ -363,11 +363,15 @@ func Run(ctx context.Context, r *pgn.Reader, opts Options, jobs int, sum *Summar
 		}
 	}
 	emit := func(_ *pgn.Batch, res *batchResult) error {
+		games := 0
 		for _, r := range res.results {
 			sum.Add(r)
 			hooks.Report(r.Problems)
+			if r.Counted {
+				games++
+			}
 		}
-		hooks.Done(len(res.results))
+		hooks.Done(games)
 		return nil
 	}
 	return pgn.Pipeline(ctx, r, jobs, work, emit)

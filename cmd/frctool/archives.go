@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
-	"github.com/frctool/frctool/annotate"
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/pgn"
 )
@@ -132,8 +131,8 @@ func (a *archives) each(ctx context.Context, fn func(in *stream.Input, r *pgn.Re
 func (a *archives) counted(n int) { a.games.Add(int64(n)) }
 
 // hooks connects annotate.Run to the warnings and the progress bar.
-func (a *archives) hooks() annotate.Hooks {
-	return annotate.Hooks{Warn: a.warn, Progress: a.counted}
+func (a *archives) hooks() pgn.Hooks {
+	return pgn.Hooks{Warn: a.warn, Progress: a.counted}
 }
 
 // startBar shows a progress bar when stderr is a terminal, the input is

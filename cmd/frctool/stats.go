@@ -111,7 +111,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		err = mergeStats(a, &s, withDFRC)
 	} else {
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
-			return stats.Run(ctx, r, a.jobs, &s, a.warn, a.counted)
+			return stats.Run(ctx, r, a.jobs, &s, a.hooks())
 		})
 	}
 	if err != nil {

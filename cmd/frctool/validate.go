@@ -41,10 +41,9 @@ func runValidate(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	opts := validate.Options{Variations: cmd.Bool("variations")}
-	hooks := validate.Hooks{Warn: a.warn, Progress: a.counted}
 	var sum validate.Summary
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-		return validate.Run(ctx, r, opts, a.jobs, &sum, hooks)
+		return validate.Run(ctx, r, opts, a.jobs, &sum, a.hooks())
 	})
 	a.summary("validate: %s", &sum)
 	if err != nil {
