@@ -32,8 +32,6 @@ type router struct {
 	last    int    // destination of the last game; -1 before the first
 	pending []byte // bytes before the first game, waiting for its destination
 	sum     Summary
-	// progress, if set, is told how many games each batch held.
-	progress func(games int)
 }
 
 func newRouter() router { return router{last: -1} }
@@ -50,7 +48,7 @@ type batchResult struct{ items []item }
 // run routes every game of r to s, classifying on up to jobs goroutines
 // and writing on the calling one, in input order. selected reports which
 // destinations count as selected in the Summary.
-func (rt *router) run(ctx context.Context, r *pgn.Reader, jobs int, s sink, selected func(d int) bool, warn func(*pgn.ParseError)) error {
+func (rt *router) run(ctx context.Context, r *pgn.Reader, jobs int, s sink, selected func(d int) bool, hooks pgn.Hooks) error {
 	work := func(b *pgn.Batch, res *batchResult) {
 		res.items = res.items[:0]
 		for i := range b.Games {
@@ -59,11 +57,13 @@ func (rt *router) run(ctx context.Context, r *pgn.Reader, jobs int, s sink, sele
 		}
 	}
 	emit := func(b *pgn.Batch, res *batchResult) error {
+		games := 0
+		defer func() { hooks.Done(games) }()
 		for i := range res.items {
 			it := &res.items[i]
 			g := &b.Games[i]
-			rt.report(g.Problems, warn)
-			rt.report(it.problems, warn)
+			rt.report(g.Problems, hooks)
+			rt.report(it.problems, hooks)
 			if !it.counted {
 				if rt.last < 0 {
 					rt.pending = append(rt.pending, g.Raw...)
@@ -75,6 +75,7 @@ func (rt *router) run(ctx context.Context, r *pgn.Reader, jobs int, s sink, sele
 				continue
 			}
 			d := s.dest(it.class)
+			games++
 			rt.sum.Games++
 			rt.sum.ByClass[it.class]++
 			if selected(d) {
@@ -91,21 +92,14 @@ func (rt *router) run(ctx context.Context, r *pgn.Reader, jobs int, s sink, sele
 			}
 			rt.last = d
 		}
-		if rt.progress != nil {
-			rt.progress(len(res.items))
-		}
 		return nil
 	}
 	return pgn.Pipeline(ctx, r, jobs, work, emit)
 }
 
-func (rt *router) report(problems []*pgn.ParseError, warn func(*pgn.ParseError)) {
+func (rt *router) report(problems []*pgn.ParseError, hooks pgn.Hooks) {
 	rt.sum.Warnings += len(problems)
-	if warn != nil {
-		for _, p := range problems {
-			warn(p)
-		}
-	}
+	hooks.Report(problems)
 }
 
 // finish writes the bytes held back when the run had no game at all to
@@ -146,20 +140,16 @@ func NewFilter(sel *Selector, selected, rejected io.Writer) *Filter {
 }
 
 // Run filters every game of r, classifying on up to jobs goroutines while
-// keeping the input's order. warn, if not nil, is called with every
-// problem of the input, in input order, on the calling goroutine. Run may
-// be called once per input; call Close after the last.
-func (f *Filter) Run(ctx context.Context, r *pgn.Reader, jobs int, warn func(*pgn.ParseError)) error {
-	return f.rt.run(ctx, r, jobs, f, func(d int) bool { return d == toSelected }, warn)
+// keeping the input's order, and reports through hooks on the calling
+// goroutine, in input order. Run may be called once per input; call Close
+// after the last.
+func (f *Filter) Run(ctx context.Context, r *pgn.Reader, jobs int, hooks pgn.Hooks) error {
+	return f.rt.run(ctx, r, jobs, f, func(d int) bool { return d == toSelected }, hooks)
 }
 
 // Close writes what is still held back: the blank text of a run that had
 // no game. It does not close the writers.
 func (f *Filter) Close() error { return f.rt.finish(f, toRejected) }
-
-// SetProgress makes Run call fn with the number of games of every batch
-// written, for a progress display.
-func (f *Filter) SetProgress(fn func(games int)) { f.rt.progress = fn }
 
 // Summary returns the counts so far.
 func (f *Filter) Summary() Summary { return f.rt.sum }

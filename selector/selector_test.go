@@ -139,7 +139,7 @@ func TestFilterFlags(t *testing.T) {
 			var sel, rej bytes.Buffer
 			f := NewFilter(New(tc.c), &sel, &rej)
 			r := pgn.NewReader(bytes.NewReader(input))
-			if err := f.Run(context.Background(), r, 2, nil); err != nil {
+			if err := f.Run(context.Background(), r, 2, pgn.Hooks{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.Close(); err != nil {
@@ -301,7 +301,7 @@ func TestFilterPartition(t *testing.T) {
 					var sel, rej bytes.Buffer
 					f := NewFilter(New(c), &sel, &rej)
 					r := newReader(input, maxGame)
-					if err := f.Run(context.Background(), r, jobs, nil); err != nil {
+					if err := f.Run(context.Background(), r, jobs, pgn.Hooks{}); err != nil {
 						t.Fatal(err)
 					}
 					if err := f.Close(); err != nil {
@@ -337,7 +337,7 @@ func TestFilterRealdataCounts(t *testing.T) {
 		{Criteria{DFRC: true, Invert: true}, 0},
 	} {
 		f := NewFilter(New(tc.c), io.Discard, nil)
-		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), 2, nil); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), 2, pgn.Hooks{}); err != nil {
 			t.Fatal(err)
 		}
 		if s := f.Summary(); s.Games != 10 || s.Selected != tc.want {
@@ -352,7 +352,7 @@ func TestFilterBlankOnly(t *testing.T) {
 	for _, c := range []Criteria{{}, {Invert: true}} {
 		var sel, rej bytes.Buffer
 		f := NewFilter(New(c), &sel, &rej)
-		if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader("\n\n  \n")), 1, nil); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader("\n\n  \n")), 1, pgn.Hooks{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {
@@ -382,7 +382,7 @@ func TestFilterLeadingBlank(t *testing.T) {
 		var sel, rej bytes.Buffer
 		f := NewFilter(New(Criteria{DFRC: true}), &sel, &rej)
 		for _, in := range tc.inputs {
-			if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(in)), 1, nil); err != nil {
+			if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(in)), 1, pgn.Hooks{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -404,7 +404,7 @@ func TestFilterWarnings(t *testing.T) {
 	f := NewFilter(New(Criteria{}), io.Discard, nil)
 	r := pgn.NewReader(bytes.NewReader(input))
 	r.Name = "mixed.pgn"
-	if err := f.Run(context.Background(), r, 3, func(p *pgn.ParseError) { got = append(got, p.Error()) }); err != nil {
+	if err := f.Run(context.Background(), r, 3, pgn.Hooks{Warn: func(p *pgn.ParseError) { got = append(got, p.Error()) }}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -432,7 +432,7 @@ func TestContinuedFollows(t *testing.T) {
 	var sel, rej bytes.Buffer
 	f := NewFilter(New(Criteria{DFRC: true}), &sel, &rej)
 	r := newReader(input, 4096)
-	if err := f.Run(context.Background(), r, 2, nil); err != nil {
+	if err := f.Run(context.Background(), r, 2, pgn.Hooks{}); err != nil {
 		t.Fatal(err)
 	}
 	if sel.String() != huge || rej.String() != small+small {

@@ -204,20 +204,16 @@ func (s *Splitter) makeNames() error {
 func (s *Splitter) FileName(class int) string { return s.names[class] }
 
 // Run splits every game of r, classifying on up to jobs goroutines while
-// keeping the input's order. warn is as for Filter.Run. Run may be called
-// once per input; call Close after the last, also after an error, to write
-// out the games held in memory.
-func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, jobs int, warn func(*pgn.ParseError)) error {
-	return s.rt.run(ctx, r, jobs, s, func(d int) bool { return d < numbering.Count }, warn)
+// keeping the input's order, and reports as Filter.Run does. Run may be
+// called once per input; call Close after the last, also after an error, to
+// write out the games held in memory.
+func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, jobs int, hooks pgn.Hooks) error {
+	return s.rt.run(ctx, r, jobs, s, func(d int) bool { return d < numbering.Count }, hooks)
 }
 
 // Summary returns the counts so far; Selected counts the games written to
 // the files of a number.
 func (s *Splitter) Summary() Summary { return s.rt.sum }
-
-// SetProgress makes Run call fn with the number of games of every batch
-// written, for a progress display.
-func (s *Splitter) SetProgress(fn func(games int)) { s.rt.progress = fn }
 
 // Files returns how many files the run has written to.
 func (s *Splitter) Files() int { return s.nfiles }

@@ -29,7 +29,7 @@ func split(t *testing.T, opts SplitOptions, tiny bool, maxGame int, inputs ...[]
 		s.chunk, s.budget = 1<<10, 8<<10
 	}
 	for _, in := range inputs {
-		if err := s.Run(context.Background(), newReader(in, maxGame), 3, nil); err != nil {
+		if err := s.Run(context.Background(), newReader(in, maxGame), 3, pgn.Hooks{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -124,9 +124,8 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 		rw = rejects
 	}
 	f := selector.NewFilter(selector.New(c), out, rw)
-	f.SetProgress(a.counted)
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-		return f.Run(ctx, r, a.jobs, a.warn)
+		return f.Run(ctx, r, a.jobs, a.hooks())
 	})
 	if err == nil {
 		err = f.Close()

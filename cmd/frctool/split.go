@@ -68,9 +68,8 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 		}
 		return err
 	}
-	s.SetProgress(a.counted)
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-		return s.Run(ctx, r, a.jobs, a.warn)
+		return s.Run(ctx, r, a.jobs, a.hooks())
 	})
 	// Close also after an error: the games already read are whole and are
 	// written out, so no file ends in the middle of a game.
