@@ -279,15 +279,12 @@ func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int
 		}
 	}
 	emit := func(_ *pgn.Batch, res *batchResult) error {
-		games := 0
+		before := sum.Games
 		for _, r := range res.results {
 			sum.Add(r)
 			hooks.Report(r.Problems)
-			if r.Counted {
-				games++
-			}
 		}
-		hooks.Done(games)
+		hooks.Done(sum.Games - before)
 		_, err := w.Write(res.out)
 		return err
 	}

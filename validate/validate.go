@@ -363,15 +363,12 @@ func Run(ctx context.Context, r *pgn.Reader, opts Options, jobs int, sum *Summar
 		}
 	}
 	emit := func(_ *pgn.Batch, res *batchResult) error {
-		games := 0
+		before := sum.Games
 		for _, r := range res.results {
 			sum.Add(r)
 			hooks.Report(r.Problems)
-			if r.Counted {
-				games++
-			}
 		}
-		hooks.Done(games)
+		hooks.Done(sum.Games - before)
 		return nil
 	}
 	return pgn.Pipeline(ctx, r, jobs, work, emit)
