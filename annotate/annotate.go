@@ -14,6 +14,7 @@ package annotate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -145,7 +146,7 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 		}
 	}
 	var final *position.Board
-	if a.validator != nil {
+	if a.validator != nil && editable(g) {
 		// The replay reports the reader's and the start's problems too,
 		// and a game that cannot be replayed keeps its PlyCount and gets
 		// no comment: malformed games pass through unchanged.
@@ -186,6 +187,18 @@ var spText, fritz9Text = func() (sp [numbering.Count]string, f9 [numbering.Count
 	}
 	return sp, f9
 }()
+
+// editable says whether a game's movetext can take a comment: after an
+// unterminated comment or binary bytes nobody knows where its moves end,
+// and the game must pass through as it is.
+func editable(g *pgn.Game) bool {
+	for _, p := range g.Problems {
+		if errors.Is(p.Err, pgn.ErrUnterminatedComment) || errors.Is(p.Err, pgn.ErrBinary) {
+			return false
+		}
+	}
+	return true
+}
 
 // itoa is strconv.Itoa without an allocation for the numbers of start
 // positions and the lengths of nearly all games.

@@ -125,6 +125,13 @@ func TestReplayOptions(t *testing.T) {
 			warnings: []string{"in.pgn:4: game 1 (? - ?), move 2.: illegal move 'Ke3': no king can move to e3"},
 		},
 		{
+			name:     "unterminated comment: not replayed",
+			opts:     both,
+			in:       "[Event \"x\"]\n\n1. e4 e5 {truncated here",
+			want:     "[Event \"x\"]\n[Chess960 \"518\"]\n\n1. e4 e5 {truncated here",
+			warnings: []string{"in.pgn:3: unterminated comment: '{' never closed before the end of the input"},
+		},
+		{
 			name:     "unknown start: not replayed",
 			opts:     both,
 			in:       "[Event \"x\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n",
