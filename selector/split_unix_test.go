@@ -3,23 +3,15 @@
 package selector
 
 import (
-	"syscall"
 	"testing"
+
+	"github.com/frctool/frctool/internal/sharedtest"
 )
 
 // TestSplit960UnderFileLimit splits into all 960 files with the default
 // number of open files while the process may open only 256 files.
 func TestSplit960UnderFileLimit(t *testing.T) {
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
-		t.Skip(err)
-	}
-	lim := old
-	lim.Cur = 256
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		t.Skip(err)
-	}
-	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old) })
+	sharedtest.LimitOpenFiles(t, 256)
 
 	input := all960(t)
 	for _, tiny := range []bool{false, true} {

@@ -7,24 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/frctool/frctool/internal/sharedtest"
 )
 
 // TestSplitCommand960UnderFileLimit runs frctool split into all 960 files
 // while the process may open only 256 files.
 func TestSplitCommand960UnderFileLimit(t *testing.T) {
 	input := write960(t)
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
-		t.Skip(err)
-	}
-	lim := old
-	lim.Cur = 256
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		t.Skip(err)
-	}
-	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old) })
+	sharedtest.LimitOpenFiles(t, 256)
 
 	dir := t.TempDir()
 	_, stderr, code := frctool(t, "", "split", "-o", dir, input, input)

@@ -1,6 +1,7 @@
 // Package sharedtest finds the real-world test material that lives beside a
 // development checkout, in ../shared, and skips a test cleanly where it is
 // absent, as it is in a user's fresh clone.
+// It also holds the few helpers that the tests of several packages share.
 package sharedtest
 
 import (
