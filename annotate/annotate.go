@@ -23,6 +23,7 @@ import (
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/startpos"
 	"github.com/frctool/frctool/validate"
 )
 
@@ -87,7 +88,7 @@ type Result struct {
 	// pgn.Game.Continued), or blank text with no tags and no moves.
 	Counted bool
 	// Start is the game's start position.
-	Start pgn.Start
+	Start startpos.Start
 	// Replayed is set when the options asked for a replay and the whole
 	// main line could be played.
 	Replayed bool
@@ -101,12 +102,12 @@ type Result struct {
 // Games without a tag section, and parts of games too large to examine,
 // are appended unchanged.
 func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
-	res := Result{Problems: g.Problems, Start: pgn.Start{Kind: pgn.UnknownStart, White: -1, Black: -1, FEN: -1}}
-	res.Counted = g.Counts()
+	res := Result{Problems: g.Problems, Start: startpos.Start{Kind: startpos.Unknown, White: -1, Black: -1, FEN: -1}}
+	res.Counted = startpos.Classify(g).Counted
 	if !res.Counted || !g.HasTagSection() || g.Partial {
 		return append(dst, g.Raw...), res
 	}
-	st, problems := g.Start()
+	st, problems := startpos.OfGame(g)
 	res.Start = st
 	if len(problems) > 0 {
 		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], problems...)
@@ -120,13 +121,13 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 		fritzAfter = o.SPTag
 	}
 	switch st.Kind {
-	case pgn.Chess960Start:
+	case startpos.Chess960:
 		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: spText[st.White], After: "FEN"})
 		if !o.NoFritz9 {
 			f, _ := numbering.SPToFritz9(st.White)
 			edits = append(edits, pgn.Edit{Name: o.Fritz9Tag, Value: fritz9Text[f], After: fritzAfter})
 		}
-	case pgn.DFRCStart:
+	case startpos.DFRC:
 		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: spText[st.White] + ":" + spText[st.Black], After: "FEN"})
 		if !o.NoFritz9 {
 			fw, fb, _ := st.Fritz9()
@@ -136,7 +137,7 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 		// Not a Chess960 array: a tag from an earlier run is stale.
 		edits = append(edits, pgn.Edit{Name: o.SPTag, Remove: true}, pgn.Edit{Name: o.Fritz9Tag, Remove: true})
 	}
-	if o.Variant && st.FEN >= 0 && (st.Kind == pgn.DFRCStart || st.Kind == pgn.Chess960Start && st.White != numbering.StandardSP) {
+	if o.Variant && st.FEN >= 0 && (st.Kind == startpos.DFRC || st.Kind == startpos.Chess960 && st.White != numbering.StandardSP) {
 		edits = append(edits, pgn.Edit{Name: "Variant", Value: "Chess960"}, pgn.Edit{Name: "SetUp", Value: "1"})
 	}
 	if o.Castling != nil && st.FEN >= 0 {
@@ -235,15 +236,15 @@ func (s *Summary) Add(r Result) {
 		s.Replayed++
 	}
 	switch r.Start.Kind {
-	case pgn.Chess960Start:
+	case startpos.Chess960:
 		s.Chess960++
 		if !s.seen[r.Start.White] {
 			s.seen[r.Start.White] = true
 			s.distinct++
 		}
-	case pgn.DFRCStart:
+	case startpos.DFRC:
 		s.DFRC++
-	case pgn.OtherStart:
+	case startpos.Other:
 		s.Other++
 	default:
 		s.Unknown++

@@ -11,6 +11,7 @@ import (
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 // TestReplayOptions covers --plycount and --final-fen game by game: where
@@ -134,9 +135,9 @@ func TestReplayOptions(t *testing.T) {
 		{
 			name:     "unknown start: not replayed",
 			opts:     both,
-			in:       "[Event \"x\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n",
-			want:     "[Event \"x\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n",
-			warnings: []string{`in.pgn:2: game 1 (? - ?): not checked: start position unknown: [Variant "Chess960"] without a FEN tag`},
+			in:       "[Event \"x\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\n1. e4 *\n",
+			want:     "[Event \"x\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\n1. e4 *\n",
+			warnings: []string{`in.pgn:3: game 1 (? - ?): not checked: start position unknown: [SetUp "1"] without a FEN tag`},
 		},
 	}
 	for _, tt := range tests {
@@ -185,7 +186,7 @@ func TestPlyCountAgreesWithArchives(t *testing.T) {
 		for i := range before {
 			want, had := before[i].Tag("PlyCount")
 			got, ok := after[i].Tag("PlyCount")
-			if counts := before[i].Counts() && before[i].HasTagSection(); counts && !ok {
+			if counts := startpos.Classify(&before[i]).Counted && before[i].HasTagSection(); counts && !ok {
 				t.Errorf("%s game %d: no PlyCount written", filepath.Base(file), i+1)
 			}
 			if had {
@@ -194,7 +195,7 @@ func TestPlyCountAgreesWithArchives(t *testing.T) {
 					t.Errorf("%s game %d: PlyCount %s, the archive says %s", filepath.Base(file), i+1, got, want)
 				}
 			}
-			if after[i].Counts() && after[i].HasTagSection() && !finalComment.Match(after[i].Movetext()) {
+			if startpos.Classify(&after[i]).Counted && after[i].HasTagSection() && !finalComment.Match(after[i].Movetext()) {
 				t.Errorf("%s game %d: no final-position comment", filepath.Base(file), i+1)
 			}
 		}

@@ -21,7 +21,7 @@ func BenchmarkReaderNext(b *testing.B) {
 			if err == io.EOF {
 				break
 			}
-			g.Start()
+			_ = g.Tags
 			games++
 		}
 	}

@@ -61,26 +61,21 @@ func (g *Game) tagIndex(name string) int {
 	return -1
 }
 
-// Counts reports whether g is a game of its own, one to count: false for
-// the second and later parts of a game too large to hold at once (see
-// Continued), and for text with no tags that holds nothing but blanks,
-// such as the blank lines of an otherwise empty file. Such text still has
-// to be written somewhere; it belongs with the game before it.
-func (g *Game) Counts() bool {
-	if g.Continued {
-		return false
-	}
-	if len(g.Tags) > 0 || g.Partial {
-		return true
-	}
-	for _, c := range g.Raw {
-		switch c {
-		case ' ', '\t', '\r', '\n', '\f', '\v':
-		default:
-			return true
+// IsBlank reports whether b holds nothing but blanks (see IsSpace).
+func IsBlank(b []byte) bool {
+	for _, c := range b {
+		if !IsSpace(c) {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// IsSpace reports whether c is one of PGN's blank characters between
+// tokens: space, tab, line feed, carriage return, form feed and vertical
+// tab. Every part of the package that skips blanks uses this one set.
+func IsSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // Movetext returns the bytes after the tag section: the moves, comments,

@@ -104,3 +104,14 @@ func TestTagLookup(t *testing.T) {
 		t.Error("found a tag that is not there")
 	}
 }
+
+func firstGame(t *testing.T, input string) *Game {
+	t.Helper()
+	r := NewReader(strings.NewReader(input))
+	r.Name = "t.pgn"
+	g, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}

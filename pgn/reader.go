@@ -10,8 +10,8 @@
 //
 // Tags are parsed with their byte spans, so a program can change one tag
 // and copy every other byte through unchanged ([Game.AppendEdited]).
-// [Game.Start] tells the game's start position from its FEN, SetUp and
-// Variant tags, with Chess960 numbers from package numbering.
+// Package startpos tells a game's start position from its FEN, SetUp and
+// Variant tags; this package knows only the PGN format.
 package pgn
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 // TestRealGames replays the main line of every game in the shared real-world
@@ -39,7 +40,7 @@ func TestRealGames(t *testing.T) {
 				continue
 			}
 			b := New()
-			if st, _ := g.Start(); st.FEN >= 0 {
+			if st, _ := startpos.OfGame(g); st.FEN >= 0 {
 				if b, err = ParseFEN(string(g.Tags[st.FEN].Value)); err != nil {
 					t.Errorf("%s: game %d: %v", filepath.Base(path), g.Index, err)
 					continue

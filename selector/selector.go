@@ -35,6 +35,7 @@ package selector
 import (
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 // The classes beyond the 960 Scharnagl numbers.
@@ -47,13 +48,13 @@ const (
 
 // ClassOf returns the class of a start position: its Scharnagl number,
 // DFRC or Other.
-func ClassOf(st pgn.Start) int {
+func ClassOf(st startpos.Start) int {
 	switch st.Kind {
-	case pgn.Chess960Start:
+	case startpos.Chess960:
 		if st.White >= 0 && st.White < numbering.Count {
 			return st.White
 		}
-	case pgn.DFRCStart:
+	case startpos.DFRC:
 		return DFRC
 	}
 	return Other
@@ -80,13 +81,13 @@ const follow = -1
 //
 // problems are the start tags' problems, to report beside g.Problems.
 func Class(g *pgn.Game) (class int, counted bool, problems []*pgn.ParseError) {
-	if !g.Counts() {
+	if !startpos.Classify(g).Counted {
 		return follow, false, nil
 	}
 	if !g.HasTagSection() {
 		return Other, true, nil
 	}
-	st, problems := g.Start()
+	st, problems := startpos.OfGame(g)
 	return ClassOf(st), true, problems
 }
 
@@ -145,4 +146,4 @@ func (s *Selector) Wants(class int) bool {
 }
 
 // Match reports whether a game with the start position is selected.
-func (s *Selector) Match(st pgn.Start) bool { return s.want[ClassOf(st)] }
+func (s *Selector) Match(st startpos.Start) bool { return s.want[ClassOf(st)] }

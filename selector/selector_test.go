@@ -13,6 +13,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 func TestSelectorClasses(t *testing.T) {
@@ -57,21 +58,21 @@ func TestSelectorClasses(t *testing.T) {
 
 func TestClassOf(t *testing.T) {
 	for _, tc := range []struct {
-		st   pgn.Start
+		st   startpos.Start
 		want int
 	}{
-		{pgn.Start{Kind: pgn.Chess960Start, White: 7, Black: 7}, 7},
-		{pgn.Start{Kind: pgn.Chess960Start, White: 518, Black: 518}, 518},
-		{pgn.Start{Kind: pgn.DFRCStart, White: 518, Black: 0}, DFRC},
-		{pgn.Start{Kind: pgn.OtherStart, White: -1, Black: -1}, Other},
-		{pgn.Start{Kind: pgn.UnknownStart, White: -1, Black: -1}, Other},
+		{startpos.Start{Kind: startpos.Chess960, White: 7, Black: 7}, 7},
+		{startpos.Start{Kind: startpos.Chess960, White: 518, Black: 518}, 518},
+		{startpos.Start{Kind: startpos.DFRC, White: 518, Black: 0}, DFRC},
+		{startpos.Start{Kind: startpos.Other, White: -1, Black: -1}, Other},
+		{startpos.Start{Kind: startpos.Unknown, White: -1, Black: -1}, Other},
 	} {
 		if got := ClassOf(tc.st); got != tc.want {
 			t.Errorf("ClassOf(%+v) = %d, want %d", tc.st, got, tc.want)
 		}
 	}
 	// A DFRC game whose White side is SP 518 is not an SP 518 game.
-	if New(Criteria{SPs: []int{518}}).Match(pgn.Start{Kind: pgn.DFRCStart, White: 518, Black: 0}) {
+	if New(Criteria{SPs: []int{518}}).Match(startpos.Start{Kind: startpos.DFRC, White: 518, Black: 0}) {
 		t.Error("--sp 518 matches a DFRC game with White on 518")
 	}
 }
@@ -410,9 +411,9 @@ func TestFilterWarnings(t *testing.T) {
 	want := []string{
 		"mixed.pgn:4: game has no result (truncated?)",
 		`mixed.pgn:39: start position unknown: [FEN "?"]`,
-		`mixed.pgn:45: start position unknown: [Variant "Fischerandom"] without a FEN tag`,
-		"mixed.pgn:51: FEN: fen: placement: digit '9' in rank 6, want 1 to 8",
-		"mixed.pgn:65: unterminated comment: '{' not closed before the next game's tags",
+		`mixed.pgn:46: start position unknown: [SetUp "1"] without a FEN tag`,
+		"mixed.pgn:52: FEN: fen: placement: digit '9' in rank 6, want 1 to 8",
+		"mixed.pgn:66: unterminated comment: '{' not closed before the next game's tags",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -20,6 +20,7 @@ import (
 
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 // Counts are the raw sums for one start position or DFRC pair. Every
@@ -120,7 +121,7 @@ type Game struct {
 	// Counted is false for what is not a game: the second and later parts
 	// of a game too large to examine (pgn.Game.Continued), or blank text.
 	Counted  bool
-	Start    pgn.Start
+	Start    startpos.Start
 	Outcome  Outcome
 	Plies    int
 	WhiteElo int // 0 when not numeric
@@ -138,19 +139,19 @@ type Game struct {
 // comes from the PlyCount tag when it is a number, else from counting the
 // main-line moves of the movetext.
 func Examine(g *pgn.Game) Game {
-	res := Game{Problems: g.Problems, Start: pgn.Start{Kind: pgn.UnknownStart, White: -1, Black: -1, FEN: -1}}
+	res := Game{Problems: g.Problems, Start: startpos.Start{Kind: startpos.Unknown, White: -1, Black: -1, FEN: -1}}
 	// A game too large to examine, or text with no tags, counts as a game
 	// of unknown start.
-	res.Counted = g.Counts()
+	res.Counted = startpos.Classify(g).Counted
 	if !res.Counted || !g.HasTagSection() || g.Partial {
 		return res
 	}
-	st, problems := g.Start()
+	st, problems := startpos.OfGame(g)
 	res.Start = st
 	if len(problems) > 0 {
 		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], problems...)
 	}
-	if st.Kind != pgn.Chess960Start && st.Kind != pgn.DFRCStart {
+	if st.Kind != startpos.Chess960 && st.Kind != startpos.DFRC {
 		return res // only the totals count it
 	}
 
@@ -206,13 +207,13 @@ func (s *Stats) Add(g Game) {
 	s.Totals.Games++
 	var c *Counts
 	switch g.Start.Kind {
-	case pgn.Chess960Start:
+	case startpos.Chess960:
 		s.Totals.Identified++
 		c = &s.SP[g.Start.White]
-	case pgn.DFRCStart:
+	case startpos.DFRC:
 		s.Totals.DFRC++
 		c = s.pair(Pair{g.Start.White, g.Start.Black})
-	case pgn.OtherStart:
+	case startpos.Other:
 		s.Totals.Other++
 		return
 	default:

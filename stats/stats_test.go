@@ -16,6 +16,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/stats")
@@ -77,7 +78,7 @@ func TestFixtureCounts(t *testing.T) {
 	if s.Totals != wantTotals {
 		t.Errorf("totals:\n got %+v\nwant %+v", s.Totals, wantTotals)
 	}
-	for i, want := range []error{pgn.ErrNoResult, ErrResultConflict, pgn.ErrNoFEN} {
+	for i, want := range []error{pgn.ErrNoResult, ErrResultConflict, startpos.ErrNoFEN} {
 		if i >= len(warnings) || !errors.Is(warnings[i], want) {
 			t.Errorf("warning %d: got %v, want %v", i, warnings, want)
 		}

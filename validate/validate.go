@@ -22,6 +22,7 @@ import (
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/startpos"
 )
 
 // ErrResult is a Result tag that contradicts the final position or the
@@ -109,7 +110,7 @@ func New(opts Options) *Validator { return &Validator{opts: opts} }
 
 // Check replays game g.
 func (v *Validator) Check(g *pgn.Game) Result {
-	res := Result{Counted: g.Counts(), Problems: g.Problems}
+	res := Result{Counted: startpos.Classify(g).Counted, Problems: g.Problems}
 	if !res.Counted {
 		return res
 	}
@@ -130,7 +131,7 @@ func (v *Validator) Check(g *pgn.Game) Result {
 		return res
 	}
 
-	st, startProblems := g.Start()
+	st, startProblems := startpos.OfGame(g)
 	board := &v.main
 	at, err := setUp(board, g, st, startProblems)
 	if err != nil {
@@ -234,31 +235,31 @@ var standard = func() fen.Position {
 
 // setUp sets b up with the position the game starts from, or returns the
 // line to blame and why it cannot be set up.
-func setUp(b *position.Board, g *pgn.Game, st pgn.Start, problems []*pgn.ParseError) (int, error) {
-	if st.Kind == pgn.UnknownStart {
+func setUp(b *position.Board, g *pgn.Game, st startpos.Start, problems []*pgn.ParseError) (int, error) {
+	if st.Kind == startpos.Unknown {
 		// Start says why, on the line of the tag concerned.
 		for _, p := range problems {
-			if errors.Is(p.Err, pgn.ErrNoFEN) || errors.Is(p.Err, pgn.ErrFEN) {
+			if errors.Is(p.Err, startpos.ErrNoFEN) || errors.Is(p.Err, startpos.ErrFEN) {
 				return p.Line, p.Err
 			}
 		}
-		return g.Line, pgn.ErrNoFEN
+		return g.Line, startpos.ErrNoFEN
 	}
 	p, line := standard, 0
 	if st.FEN >= 0 {
 		tag := g.Tags[st.FEN]
 		var err error
 		if p, err = fen.ParseBytes(tag.Value); err != nil {
-			return tag.Line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
+			return tag.Line, fmt.Errorf("%w: %v", startpos.ErrFEN, err)
 		}
 		line = tag.Line
 	}
 	if err := b.SetPosition(p); err != nil {
-		return line, fmt.Errorf("%w: %v", pgn.ErrFEN, err)
+		return line, fmt.Errorf("%w: %v", startpos.ErrFEN, err)
 	}
 	// A FEN of anything but the standard array is a Chess960 (or DFRC, or
 	// set-up) game: its castlings are read the Chess960 way.
-	b.SetChess960(!(st.Kind == pgn.Chess960Start && st.White == numbering.StandardSP))
+	b.SetChess960(!(st.Kind == startpos.Chess960 && st.White == numbering.StandardSP))
 	return 0, nil
 }
 

@@ -110,7 +110,7 @@ func TestHandMadeGames(t *testing.T) {
 			// Not checkable is a warning, not a failure.
 			file:     "unknown.pgn",
 			summary:  "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",
-			problems: []string{`unknown.pgn:5: game 1 (Alpha - Beta): not checked: start position unknown: [Variant "Chess960"] without a FEN tag`},
+			problems: []string{`unknown.pgn:6: game 1 (Alpha - Beta): not checked: start position unknown: [SetUp "1"] without a FEN tag`},
 			kind:     ErrNotChecked,
 		},
 		{

@@ -26,7 +26,7 @@ func TestValidateCommand(t *testing.T) {
 		{
 			name:   "unknown start is a warning",
 			args:   []string{"validate", "-q", dir + "unknown.pgn"},
-			stderr: "../../testdata/validate/unknown.pgn:5: game 1 (Alpha - Beta): not checked: start position unknown: [Variant \"Chess960\"] without a FEN tag\n",
+			stderr: "../../testdata/validate/unknown.pgn:6: game 1 (Alpha - Beta): not checked: start position unknown: [SetUp \"1\"] without a FEN tag\n",
 		},
 		{
 			name:   "variations skipped by default",

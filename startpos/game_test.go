@@ -1,14 +1,16 @@
-package pgn
+package startpos
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/frctool/frctool/pgn"
 )
 
-func firstGame(t *testing.T, input string) *Game {
+func firstGame(t *testing.T, input string) *pgn.Game {
 	t.Helper()
-	r := NewReader(strings.NewReader(input))
+	r := pgn.NewReader(strings.NewReader(input))
 	r.Name = "t.pgn"
 	g, err := r.Next()
 	if err != nil {
@@ -29,32 +31,33 @@ func TestGameStart(t *testing.T) {
 	tests := []struct {
 		name    string
 		tags    string
-		kind    StartKind
+		kind    Kind
 		white   int
 		black   int
 		problem error // nil: none
 	}{
-		{"no FEN is standard chess", `[Event "x"]`, Chess960Start, 518, 518, nil},
-		{"FEN before Variant and SetUp", `[FEN "` + fen0 + `"]` + "\n" + `[Variant "Chess960"]` + "\n" + `[SetUp "1"]`, Chess960Start, 0, 0, nil},
-		{"FEN after Variant and SetUp", `[Variant "chess 960"]` + "\n" + `[SetUp "1"]` + "\n" + `[FEN "` + fen959Sh + `"]`, Chess960Start, 959, 959, nil},
-		{"Variant Standard on a Chess960 FEN", `[Variant "Standard"]` + "\n" + `[FEN "` + fen0 + `"]`, Chess960Start, 0, 0, nil},
-		{"no Variant at all", `[FEN "` + fen959Sh + `"]`, Chess960Start, 959, 959, nil},
-		{"FEN ending in a semicolon", `[FEN "` + fen0 + `;"]`, Chess960Start, 0, 0, nil},
-		{"FEN with extra blanks", `[FEN "  ` + fen0 + ` "]`, Chess960Start, 0, 0, nil},
-		{"two FENs, one position in two dialects", `[FEN "` + fen0 + `"]` + "\n" + `[FEN "` + strings.Replace(fen0, "HFhf", "KQkq", 1) + `"]`, Chess960Start, 0, 0, nil},
-		{"two FENs that conflict", `[FEN "` + fen0 + `"]` + "\n" + `[FEN "` + fen518 + `"]`, Chess960Start, 0, 0, ErrFENConflict},
-		{"DFRC", `[FEN "` + fenDFRC + `"]`, DFRCStart, 518, 0, nil},
-		{"mid-game FEN", `[SetUp "1"]` + "\n" + `[FEN "` + fenMid + `"]`, OtherStart, -1, -1, nil},
-		{"FEN question mark", `[FEN "?"]`, UnknownStart, -1, -1, ErrNoFEN},
-		{"unreadable FEN", `[FEN "rnbqkbnr/ppp/8 w"]`, UnknownStart, -1, -1, ErrFEN},
-		{"Chess960 Variant without FEN", `[Variant "Fischerandom"]`, UnknownStart, -1, -1, ErrNoFEN},
-		{"SetUp without FEN", `[SetUp "1"]`, UnknownStart, -1, -1, ErrNoFEN},
-		{"other variant without FEN", `[Variant "Crazyhouse"]`, Chess960Start, 518, 518, nil},
+		{"no FEN is standard chess", `[Event "x"]`, Chess960, 518, 518, nil},
+		{"FEN before Variant and SetUp", `[FEN "` + fen0 + `"]` + "\n" + `[Variant "Chess960"]` + "\n" + `[SetUp "1"]`, Chess960, 0, 0, nil},
+		{"FEN after Variant and SetUp", `[Variant "chess 960"]` + "\n" + `[SetUp "1"]` + "\n" + `[FEN "` + fen959Sh + `"]`, Chess960, 959, 959, nil},
+		{"Variant Standard on a Chess960 FEN", `[Variant "Standard"]` + "\n" + `[FEN "` + fen0 + `"]`, Chess960, 0, 0, nil},
+		{"no Variant at all", `[FEN "` + fen959Sh + `"]`, Chess960, 959, 959, nil},
+		{"FEN ending in a semicolon", `[FEN "` + fen0 + `;"]`, Chess960, 0, 0, nil},
+		{"FEN with extra blanks", `[FEN "  ` + fen0 + ` "]`, Chess960, 0, 0, nil},
+		{"two FENs, one position in two dialects", `[FEN "` + fen0 + `"]` + "\n" + `[FEN "` + strings.Replace(fen0, "HFhf", "KQkq", 1) + `"]`, Chess960, 0, 0, nil},
+		{"two FENs that conflict", `[FEN "` + fen0 + `"]` + "\n" + `[FEN "` + fen518 + `"]`, Chess960, 0, 0, ErrFENConflict},
+		{"DFRC", `[FEN "` + fenDFRC + `"]`, DFRC, 518, 0, nil},
+		{"mid-game FEN", `[SetUp "1"]` + "\n" + `[FEN "` + fenMid + `"]`, Other, -1, -1, nil},
+		{"FEN question mark", `[FEN "?"]`, Unknown, -1, -1, ErrNoFEN},
+		{"unreadable FEN", `[FEN "rnbqkbnr/ppp/8 w"]`, Unknown, -1, -1, ErrFEN},
+		{"Chess960 Variant without FEN is the standard array", `[Variant "Fischerandom"]`, Chess960, 518, 518, nil},
+		{"Chess960 Variant and SetUp without FEN", `[Variant "Chess960"]` + "\n" + `[SetUp "1"]`, Unknown, -1, -1, ErrNoFEN},
+		{"SetUp without FEN", `[SetUp "1"]`, Unknown, -1, -1, ErrNoFEN},
+		{"other variant without FEN", `[Variant "Crazyhouse"]`, Chess960, 518, 518, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := firstGame(t, tt.tags+"\n\n1. e4 *\n")
-			st, problems := g.Start()
+			st, problems := OfGame(g)
 			if st.Kind != tt.kind || st.White != tt.white || st.Black != tt.black {
 				t.Errorf("Start = %v %d/%d, want %v %d/%d", st.Kind, st.White, st.Black, tt.kind, tt.white, tt.black)
 			}
@@ -71,14 +74,14 @@ func TestGameStart(t *testing.T) {
 }
 
 func TestStartNumbers(t *testing.T) {
-	st, _ := firstGame(t, `[FEN "`+fenDFRC+`"]`+"\n\n*\n").Start()
+	st, _ := OfGame(firstGame(t, `[FEN "`+fenDFRC+`"]`+"\n\n*\n"))
 	if _, ok := st.SP(); ok {
 		t.Error("a DFRC game has a single SP")
 	}
 	if w, b, ok := st.Fritz9(); !ok || w != 359 || b != 81 {
 		t.Errorf("Fritz9 = %d:%d %v, want 359:81", w, b, ok)
 	}
-	st, _ = firstGame(t, "[Event \"x\"]\n\n*\n").Start()
+	st, _ = OfGame(firstGame(t, "[Event \"x\"]\n\n*\n"))
 	if sp, ok := st.SP(); !ok || sp != 518 {
 		t.Errorf("SP = %d %v, want 518", sp, ok)
 	}

@@ -1,4 +1,4 @@
-package pgn
+package startpos
 
 import (
 	"bytes"
@@ -7,52 +7,65 @@ import (
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
 )
 
-// StartKind classifies a game's start position.
-type StartKind uint8
+// Kind classifies a game's start position.
+type Kind uint8
 
 const (
-	// UnknownStart: the tags do not tell where the game started (a Chess960
-	// Variant with no FEN, `[FEN "?"]`, an unreadable FEN).
-	UnknownStart StartKind = iota
-	// Chess960Start: a Chess960 start array with the same back rank for both
+	// Unknown: nothing tells where the game started: `[FEN "?"]`, an
+	// unreadable FEN, a SetUp tag without a FEN, text with no tags.
+	Unknown Kind = iota
+	// Chess960: a Chess960 start array with the same back rank for both
 	// sides; standard chess is the array SP 518.
-	Chess960Start
-	// DFRCStart: a start array whose two back ranks differ (double Fischer
+	Chess960
+	// DFRC: a start array whose two back ranks differ (double Fischer
 	// random chess): each side has its own SP and the game has none.
-	DFRCStart
-	// OtherStart: a FEN that is not a start array, such as a position set
-	// up from the middle of a game.
-	OtherStart
+	DFRC
+	// Other: a FEN that is not a start array, such as a position set up
+	// from the middle of a game.
+	Other
 )
 
-func (k StartKind) String() string {
-	switch k {
-	case Chess960Start:
-		return "chess960"
-	case DFRCStart:
-		return "dfrc"
-	case OtherStart:
-		return "other"
+var kindNames = [...]string{Unknown: "unknown", Chess960: "chess960", DFRC: "dfrc", Other: "other"}
+
+// String returns the kind's name: chess960, dfrc, other or unknown, the
+// words of every frctool table and expression.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
 	}
-	return "unknown"
+	return kindNames[Unknown]
+}
+
+// ParseKind returns the kind named by String's words.
+func ParseKind(s string) (Kind, bool) {
+	for k, name := range kindNames {
+		if name == s {
+			return Kind(k), true
+		}
+	}
+	return Unknown, false
 }
 
 // Start is a game's start position as its tags tell it.
 type Start struct {
-	Kind StartKind
+	Kind Kind
 	// White and Black are the Scharnagl numbers of the two back ranks, set
-	// for Chess960Start (equal) and DFRCStart (different), -1 otherwise.
+	// for Chess960 (equal) and DFRC (different), -1 otherwise.
 	White, Black int
-	// FEN is the index in Game.Tags of the FEN tag the start was read from,
-	// or -1 when the game has none (and so starts from the standard array).
+	// FEN is the index in pgn.Game.Tags of the FEN tag the start was read
+	// from, or -1 when the game has none.
 	FEN int
 }
 
+// unknownStart is the Start of a game nothing is known of.
+var unknownStart = Start{Kind: Unknown, White: -1, Black: -1, FEN: -1}
+
 // SP returns the game's Scharnagl number, when it has a single one.
 func (s Start) SP() (int, bool) {
-	if s.Kind != Chess960Start {
+	if s.Kind != Chess960 {
 		return -1, false
 	}
 	return s.White, true
@@ -61,7 +74,7 @@ func (s Start) SP() (int, bool) {
 // Fritz9 returns the Fritz9 numbers of White's and Black's back ranks
 // (equal for a Chess960 start), or ok false when there are none.
 func (s Start) Fritz9() (white, black int, ok bool) {
-	if s.Kind != Chess960Start && s.Kind != DFRCStart {
+	if s.Kind != Chess960 && s.Kind != DFRC {
 		return -1, -1, false
 	}
 	white, _ = numbering.SPToFritz9(s.White)
@@ -69,26 +82,27 @@ func (s Start) Fritz9() (white, black int, ok bool) {
 	return white, black, true
 }
 
-// Problems with a game's start tags, wrapped in *ParseError.
+// Problems with a game's start tags, wrapped in *pgn.ParseError.
 var (
 	ErrFEN         = errors.New("FEN")
 	ErrFENConflict = errors.New("conflicting FEN tags")
 	ErrNoFEN       = errors.New("start position unknown")
 )
 
-// Start works out the game's start position from its tags. The FEN's board
+// OfGame works out a game's start position from its tags. The FEN's board
 // decides; the Variant tag never does, since real files say "Standard" on
 // Chess960 games and nothing at all on others. Without a FEN the game
-// starts from the standard array, SP 518, unless its Variant or SetUp tag
-// says it was set up, which leaves the start unknown.
+// starts from the standard array, SP 518, as the PGN standard says and as
+// lichess and python-chess write Chess960 games from that array, unless a
+// SetUp tag says it was set up, which leaves the start unknown.
 //
 // A game with two FEN tags is identified from the first; a second one that
 // describes another position is reported. Problems come back as
-// *ParseError values naming the tag's line; they are warnings, and the
+// *pgn.ParseError values naming the tag's line; they are warnings, and the
 // returned Start is still the best answer the tags allow.
-func (g *Game) Start() (Start, []*ParseError) {
-	st := Start{Kind: UnknownStart, White: -1, Black: -1, FEN: -1}
-	var problems []*ParseError
+func OfGame(g *pgn.Game) (Start, []*pgn.ParseError) {
+	st := unknownStart
+	var problems []*pgn.ParseError
 	var first fen.Position
 	for i := range g.Tags {
 		t := &g.Tags[i]
@@ -111,32 +125,30 @@ func (g *Game) Start() (Start, []*ParseError) {
 		}
 		p, err := fen.ParseBytes(value)
 		if err != nil {
-			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: %v", ErrFEN, err)))
+			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: %w", ErrFEN, err)))
 			continue
 		}
 		first = p
 		s := p.Start()
 		switch {
 		case s.DFRC():
-			st.Kind, st.White, st.Black = DFRCStart, s.White, s.Black
+			st.Kind, st.White, st.Black = DFRC, s.White, s.Black
 		case s.Array:
-			st.Kind, st.White, st.Black = Chess960Start, s.White, s.Black
+			st.Kind, st.White, st.Black = Chess960, s.White, s.Black
 		default:
-			st.Kind = OtherStart
+			st.Kind = Other
 		}
 	}
 	if st.FEN >= 0 {
 		return st, problems
 	}
-	if v, ok := g.Tag("Variant"); ok && IsChess960Variant(v) {
-		line := g.Tags[g.tagIndex("Variant")].Line
-		return st, append(problems, g.Problem(line, fmt.Errorf("%w: [Variant %q] without a FEN tag", ErrNoFEN, v)))
+	for i := range g.Tags {
+		t := &g.Tags[i]
+		if string(t.Name) == "SetUp" && string(bytes.TrimSpace(t.Value)) == "1" {
+			return st, append(problems, g.Problem(t.Line, fmt.Errorf("%w: [SetUp \"1\"] without a FEN tag", ErrNoFEN)))
+		}
 	}
-	if v, ok := g.Tag("SetUp"); ok && string(bytes.TrimSpace(v)) == "1" {
-		line := g.Tags[g.tagIndex("SetUp")].Line
-		return st, append(problems, g.Problem(line, fmt.Errorf("%w: [SetUp \"1\"] without a FEN tag", ErrNoFEN)))
-	}
-	st.Kind, st.White, st.Black = Chess960Start, numbering.StandardSP, numbering.StandardSP
+	st.Kind, st.White, st.Black = Chess960, numbering.StandardSP, numbering.StandardSP
 	return st, problems
 }
 

@@ -1,0 +1,259 @@
+// Package pipeline runs a per-game job over a stream of PGN games: it
+// reads the games in batches, classifies each one (startpos.Classify),
+// hands the batches to worker goroutines, and gives the results back in
+// input order, with the problems reported, the progress counted and the
+// games tallied by the kind of their start.
+//
+// Every frctool job (annotate, validate, stats, filter, split and the
+// rest) is a Job run by Run, so that they batch, order, report and count
+// in one way.
+package pipeline
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
+)
+
+// BatchSize is the amount of input handed to one worker at a time: large
+// enough that handing over costs nothing next to the work, small enough
+// that memory stays flat.
+const BatchSize = 256 << 10
+
+// Options say how to run a job and where its reports go.
+type Options struct {
+	// Jobs is the number of goroutines doing the per-game work. 0 means
+	// one per core; more than the cores are not used.
+	Jobs int
+	// Warn, if set, receives every problem of the input, in input order:
+	// the reader's, then the start tags', then the job's.
+	Warn func(*pgn.ParseError)
+	// Progress, if set, receives the number of games in each finished
+	// batch.
+	Progress func(games int)
+}
+
+// jobs returns the number of worker goroutines to use.
+func (o *Options) jobs() int {
+	n := runtime.GOMAXPROCS(0)
+	if o.Jobs > 0 && o.Jobs < n {
+		return o.Jobs
+	}
+	return n
+}
+
+// Item is one item of the stream with what the job found in it.
+type Item[T any] struct {
+	Game  *pgn.Game
+	Class startpos.Class
+	// Problems are the job's own problems with the game, reported after
+	// the reader's (Game.Problems) and the start tags' (Class.Problems).
+	Problems []*pgn.ParseError
+	// Out is the job's output for the game, as its worker appended it.
+	Out []byte
+	// Value is what the job's worker found.
+	Value T
+}
+
+// Job is a per-game job with result type T.
+type Job[T any] struct {
+	// NewWorker returns the function that does the job's work on one game.
+	// Each worker goroutine gets its own, so it may keep state such as a
+	// board or buffers. The function receives the item with Game and Class
+	// set, fills in the rest, and may append the game's output to out,
+	// returning the extended slice; that part becomes Item.Out. A nil
+	// NewWorker does no per-game work.
+	NewWorker func() func(it *Item[T], out []byte) []byte
+	// Emit, if set, receives every item on the goroutine that called Run,
+	// in input order, after its problems went to Warn. The item is reused
+	// after Emit returns.
+	Emit func(it *Item[T]) error
+	// Output, if set, receives the output of each batch's games in one
+	// write, after Emit has seen them.
+	Output io.Writer
+}
+
+// batch is one batch of games and the job's results for them.
+type batch[T any] struct {
+	games pgn.Batch
+	items []Item[T]
+	ends  []int // end of each item's output in out
+	out   []byte
+	work  func(it *Item[T], out []byte) []byte
+}
+
+// do runs the job's worker over the batch's games.
+func (b *batch[T]) do(job *Job[T]) {
+	if b.work == nil && job.NewWorker != nil {
+		b.work = job.NewWorker()
+	}
+	n := len(b.games.Games)
+	if cap(b.items) < n {
+		b.items = make([]Item[T], n)
+		b.ends = make([]int, n)
+	}
+	b.items, b.ends = b.items[:n], b.ends[:n]
+	b.out = b.out[:0]
+	for i := range b.games.Games {
+		it := &b.items[i]
+		var zero T
+		*it = Item[T]{Game: &b.games.Games[i], Class: startpos.Classify(&b.games.Games[i]), Problems: it.Problems[:0], Value: zero}
+		if b.work != nil {
+			b.out = b.work(it, b.out)
+		}
+		b.ends[i] = len(b.out)
+	}
+	start := 0
+	for i := range b.items {
+		b.items[i].Out = b.out[start:b.ends[i]:b.ends[i]]
+		start = b.ends[i]
+	}
+}
+
+// emit reports and tallies the batch's items in order and hands them to
+// the job.
+func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error {
+	games := 0
+	for i := range b.items {
+		it := &b.items[i]
+		problems := len(it.Game.Problems) + len(it.Class.Problems) + len(it.Problems)
+		if opts.Warn != nil && problems > 0 {
+			for _, list := range [...][]*pgn.ParseError{it.Game.Problems, it.Class.Problems, it.Problems} {
+				for _, p := range list {
+					opts.Warn(p)
+				}
+			}
+		}
+		tally.Add(&it.Class, problems)
+		if it.Class.Counted {
+			games++
+		}
+		if job.Emit != nil {
+			if err := job.Emit(it); err != nil {
+				return err
+			}
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress(games)
+	}
+	if job.Output != nil && len(b.out) > 0 {
+		if _, err := job.Output.Write(b.out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run reads every game of r and runs the job over them on up to
+// opts.Jobs goroutines, keeping the input's order. tally, which must not
+// be nil, counts the games and problems, also across several calls.
+// At most 2*jobs+1 batches are in flight, so memory stays bounded
+// whatever the input. With one job everything runs on the calling
+// goroutine.
+//
+// Run stops at the first error from reading, from the job or from
+// writing, or when ctx is done, and returns that error; the end of the
+// input is not an error.
+func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally) error {
+	jobs := opts.jobs()
+	if jobs <= 1 {
+		var b batch[T]
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := r.ReadBatch(&b.games, BatchSize); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+			b.do(&job)
+			if err := b.emit(&job, &opts, tally); err != nil {
+				return err
+			}
+		}
+	}
+
+	type slot struct {
+		batch[T]
+		done chan struct{}
+	}
+	n := 2*jobs + 1
+	free := make(chan *slot, n)
+	for i := 0; i < n; i++ {
+		free <- &slot{done: make(chan struct{}, 1)}
+	}
+	todo := make(chan *slot, n)
+	order := make(chan *slot, n)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var readErr error
+	go func() {
+		defer close(todo)
+		defer close(order)
+		for {
+			var s *slot
+			select {
+			case s = <-free:
+			case <-ctx.Done():
+				return
+			}
+			if err := r.ReadBatch(&s.games, BatchSize); err != nil {
+				if err != io.EOF {
+					readErr = err
+				}
+				return
+			}
+			todo <- s
+			order <- s
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := 0; i < jobs; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var work func(it *Item[T], out []byte) []byte
+			for s := range todo {
+				// Workers keep their own state: the slot's worker function
+				// belongs to whichever goroutine made it, so swap in ours.
+				s.work = work
+				s.do(&job)
+				work = s.work
+				s.done <- struct{}{}
+			}
+		}()
+	}
+
+	var err error
+	for s := range order {
+		<-s.done
+		if err == nil {
+			if err = ctx.Err(); err == nil {
+				err = s.emit(&job, &opts, tally)
+			}
+			if err != nil {
+				cancel()
+			}
+		}
+		select {
+		case free <- s:
+		default:
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	if readErr != nil {
+		return readErr
+	}
+	return ctx.Err()
+}

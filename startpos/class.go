@@ -1,0 +1,119 @@
+package startpos
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
+)
+
+// Class is what one item of a pgn.Reader's stream is, as Chess960 sees
+// it: whether it is a game to count, and where it started. Every frctool
+// command classifies games with Classify, so that they all agree.
+type Class struct {
+	// Counted is false for bytes that are not a game of their own: the
+	// second and later parts of a game too large to hold at once
+	// (pgn.Game.Continued), and text with no tags that holds nothing but
+	// blanks. Such bytes belong with the game before them.
+	Counted bool
+	// Start is the game's start position; Unknown when it is not counted,
+	// or when it has no tags to tell.
+	Start Start
+	// Problems are those of the start tags (see OfGame), to report beside
+	// the reader's own in pgn.Game.Problems.
+	Problems []*pgn.ParseError
+}
+
+// Classify is the one rule for what an item of the stream is:
+//
+//   - A continued part of a large game, and blank text with no tags, are
+//     not counted.
+//   - Text with no tags that is not blank (a bare move list, junk) is a
+//     game of unknown start: nothing says where it started.
+//   - Every other game, including one too large to hold at once (its
+//     first part holds its tags), is classified by its tags (OfGame).
+func Classify(g *pgn.Game) Class {
+	if g.Continued || (!g.HasTagSection() && pgn.IsBlank(g.Raw)) {
+		return Class{Start: unknownStart}
+	}
+	if !g.HasTagSection() {
+		return Class{Counted: true, Start: unknownStart}
+	}
+	st, problems := OfGame(g)
+	return Class{Counted: true, Start: st, Problems: problems}
+}
+
+// Tally counts games by the kind of their start, and the problems
+// reported on the way. Every command's summary line is built from one.
+// The zero Tally is empty and ready to use.
+type Tally struct {
+	Games      int64 `json:"games"`      // games read, each counted once however large
+	Identified int64 `json:"identified"` // games from a Chess960 array, standard chess included
+	DFRC       int64 `json:"dfrc"`       // games whose two back ranks differ
+	Other      int64 `json:"other"`      // games from a FEN that is not a start array
+	Unknown    int64 `json:"unknown"`    // games whose start the tags do not tell
+	Warnings   int64 `json:"warnings"`   // problems reported
+
+	seen [(numbering.Count + 63) / 64]uint64 // the SPs of the identified games
+}
+
+// Add counts one classified item and the number of problems reported
+// for it. Items that are not counted add only their problems.
+func (t *Tally) Add(c *Class, problems int) {
+	t.Warnings += int64(problems)
+	if !c.Counted {
+		return
+	}
+	t.Games++
+	switch c.Start.Kind {
+	case Chess960:
+		t.Identified++
+		t.Mark(c.Start.White)
+	case DFRC:
+		t.DFRC++
+	case Other:
+		t.Other++
+	default:
+		t.Unknown++
+	}
+}
+
+// Mark records that SP sp has games, for Distinct; Add does it for the
+// games it counts.
+func (t *Tally) Mark(sp int) {
+	if sp >= 0 && sp < numbering.Count {
+		t.seen[sp/64] |= 1 << (sp % 64)
+	}
+}
+
+// Distinct returns how many different SPs the identified games started
+// from.
+func (t *Tally) Distinct() int {
+	n := 0
+	for _, w := range t.seen {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// Merge adds the counts of o to t.
+func (t *Tally) Merge(o *Tally) {
+	t.Games += o.Games
+	t.Identified += o.Identified
+	t.DFRC += o.DFRC
+	t.Other += o.Other
+	t.Unknown += o.Unknown
+	t.Warnings += o.Warnings
+	for i := range t.seen {
+		t.seen[i] |= o.seen[i]
+	}
+}
+
+// String returns the counts as every command's summary line begins:
+// "12 games, 10 identified (9 distinct SPs), 1 DFRC, 0 other start
+// positions, 1 unknown, 2 warnings".
+func (t *Tally) String() string {
+	return fmt.Sprintf("%d games, %d identified (%d distinct SPs), %d DFRC, %d other start positions, %d unknown, %d warnings",
+		t.Games, t.Identified, t.Distinct(), t.DFRC, t.Other, t.Unknown, t.Warnings)
+}
