@@ -47,7 +47,7 @@ type SplitOptions struct {
 	// Dir is the output directory, created when missing.
 	Dir string
 	// By is the numbering of the file names.
-	By Scheme
+	By numbering.Scheme
 	// Pattern is the file name of a position, with one integer verb for its
 	// number (e.g. "sp-%03d.pgn"); empty means the scheme's default. A
 	// name ending in .gz or .zst is compressed; so are then the DFRC and
@@ -133,7 +133,7 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 	}
 	if opts.Pattern == "" {
 		opts.Pattern = DefaultSPPattern
-		if opts.By == Fritz9 {
+		if opts.By == numbering.Fritz9 {
 			opts.Pattern = DefaultFritz9Pattern
 		}
 	}
@@ -183,7 +183,7 @@ func (s *Splitter) makeNames() error {
 	seen := map[string]bool{s.names[DFRC]: true, s.names[Other]: true}
 	for sp := 0; sp < numbering.Count; sp++ {
 		n := sp
-		if s.opts.By == Fritz9 {
+		if s.opts.By == numbering.Fritz9 {
 			n, _ = numbering.SPToFritz9(sp)
 		}
 		name := fmt.Sprintf(p, n)

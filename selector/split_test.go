@@ -102,10 +102,10 @@ func TestSplitEveryFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tc := range []struct {
-			by      Scheme
+			by      numbering.Scheme
 			tiny    bool
 			maxGame int
-		}{{SP, false, 0}, {Fritz9, true, 0}, {SP, true, 4096}} {
+		}{{numbering.Scharnagl, false, 0}, {numbering.Fritz9, true, 0}, {numbering.Scharnagl, true, 4096}} {
 			dir := t.TempDir()
 			s := split(t, SplitOptions{Dir: dir, By: tc.by, MaxOpen: 3}, tc.tiny, tc.maxGame, input)
 			files := readDir(t, dir)
@@ -140,7 +140,7 @@ func all960(t testing.TB) []byte {
 }
 
 // check960 checks the files of all960 split by the scheme.
-func check960(t *testing.T, dir string, by Scheme, input []byte) {
+func check960(t *testing.T, dir string, by numbering.Scheme, input []byte) {
 	t.Helper()
 	files := readDir(t, dir)
 	if len(files) != numbering.Count {
@@ -148,7 +148,7 @@ func check960(t *testing.T, dir string, by Scheme, input []byte) {
 	}
 	for sp := 0; sp < numbering.Count; sp++ {
 		name := fmt.Sprintf("sp-%03d.pgn", sp)
-		if by == Fritz9 {
+		if by == numbering.Fritz9 {
 			f, _ := numbering.SPToFritz9(sp)
 			name = fmt.Sprintf("fritz9-%03d.pgn", f)
 		}
@@ -170,10 +170,10 @@ func check960(t *testing.T, dir string, by Scheme, input []byte) {
 
 func TestSplit960(t *testing.T) {
 	input := all960(t)
-	for _, by := range []Scheme{SP, Fritz9} {
+	for _, by := range []numbering.Scheme{numbering.Scharnagl, numbering.Fritz9} {
 		// Writing in tiny chunks reopens files thousands of times: once
 		// is enough.
-		for _, tiny := range []bool{by == Fritz9} {
+		for _, tiny := range []bool{by == numbering.Fritz9} {
 			dir := t.TempDir()
 			s := split(t, SplitOptions{Dir: dir, By: by, MaxOpen: 5}, tiny, 0, input)
 			check960(t, dir, by, input)
@@ -252,7 +252,7 @@ func TestSplitPattern(t *testing.T) {
 		name string // the file name of SP 518, for a good one
 	}{
 		{opts: SplitOptions{}, name: "sp-518.pgn"},
-		{opts: SplitOptions{By: Fritz9}, name: "fritz9-359.pgn"},
+		{opts: SplitOptions{By: numbering.Fritz9}, name: "fritz9-359.pgn"},
 		{opts: SplitOptions{Pattern: "%d.pgn"}, name: "518.pgn"},
 		{opts: SplitOptions{Pattern: "SP%04d.pgn.zst"}, name: "SP0518.pgn.zst"},
 		{opts: SplitOptions{Pattern: "100%%-%d.pgn"}, name: "100%-518.pgn"},

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/frctool/frctool/numbering"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -80,7 +81,7 @@ func (s *Stats) plot(opts Options) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "White's score per start position, with 95% Wilson intervals"
 	keyName := "Scharnagl SP"
-	if opts.By == ByFritz9 {
+	if opts.By == numbering.Fritz9 {
 		keyName = "Fritz9 number"
 	}
 	p.X.Label.Text = fmt.Sprintf("%d start positions, sorted by White's score", n)
@@ -131,7 +132,7 @@ func (s *Stats) plot(opts Options) (*plot.Plot, error) {
 		ticks := make([]plot.Tick, n)
 		for i := range rows {
 			key := rows[i].SP
-			if opts.By == ByFritz9 {
+			if opts.By == numbering.Fritz9 {
 				key = rows[i].Fritz9
 			}
 			ticks[i] = plot.Tick{Value: float64(i + 1), Label: fmt.Sprint(key)}

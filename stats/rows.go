@@ -14,15 +14,6 @@ import (
 var Columns = []string{"sp", "fritz9", "rank", "games", "white_wins", "draws", "black_wins", "unfinished",
 	"white_score", "draw_rate", "score_low", "score_high", "avg_plies", "avg_white_elo", "avg_black_elo"}
 
-// Key says how rows are numbered and ordered by SortSP.
-type Key uint8
-
-// The keys.
-const (
-	BySP     Key = iota // Scharnagl numbers 0..959
-	ByFritz9            // Fritz 9 numbers 1..960
-)
-
 // Order is the order of the rows.
 type Order uint8
 
@@ -52,7 +43,7 @@ func ParseOrder(s string) (Order, error) {
 
 // Options choose the rows.
 type Options struct {
-	By       Key
+	By       numbering.Scheme
 	Sort     Order
 	MinGames int64 // leave out rows with fewer games
 	All      bool  // all 960 positions, zero counts included (MinGames still applies)
@@ -80,9 +71,9 @@ type Row struct {
 
 // Key returns the row's key as written: "518", or "W:B" for a DFRC pair,
 // in the numbering by.
-func (r *Row) Key(by Key) string {
+func (r *Row) Key(by numbering.Scheme) string {
 	w, b := r.SP, r.BlackSP
-	if by == ByFritz9 {
+	if by == numbering.Fritz9 {
 		w, b = r.Fritz9, r.BlackFritz9
 	}
 	if r.DFRC {
@@ -201,7 +192,7 @@ func (s *Stats) Overall() Row {
 
 func sortRows(rows []Row, opts Options) {
 	key := func(r *Row) (int, int) {
-		if opts.By == ByFritz9 {
+		if opts.By == numbering.Fritz9 {
 			return r.Fritz9, r.BlackFritz9
 		}
 		return r.SP, r.BlackSP

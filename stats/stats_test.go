@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
 )
@@ -269,7 +270,7 @@ func TestSortAndFilter(t *testing.T) {
 		}
 	}
 	// By Fritz9 the rows are keyed and ordered by their Fritz9 numbers.
-	rows := s.Rows(Options{By: ByFritz9})
+	rows := s.Rows(Options{By: numbering.Fritz9})
 	for i := 1; i < len(rows); i++ {
 		if rows[i-1].Fritz9 >= rows[i].Fritz9 {
 			t.Errorf("--by fritz9 rows not in Fritz9 order: %d before %d", rows[i-1].Fritz9, rows[i].Fritz9)
@@ -294,7 +295,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"games.csv.golden", CSV, Options{}},
 		{"games.json.golden", JSON, Options{}},
-		{"games-fritz9-all.csv.golden", CSV, Options{By: ByFritz9, Sort: SortScore, All: true, MinGames: 0}},
+		{"games-fritz9-all.csv.golden", CSV, Options{By: numbering.Fritz9, Sort: SortScore, All: true, MinGames: 0}},
 		{"games.md.golden", Markdown, Options{}},
 	} {
 		got := render(t, s, tc.opts, tc.f)

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/selector"
 )
@@ -73,20 +74,20 @@ func criteria(cmd *cli.Command) (selector.Criteria, error) {
 	}
 	for _, f := range []struct {
 		name   string
-		scheme selector.Scheme
-	}{{spFlag, selector.SP}, {fritz9Flag, selector.Fritz9}} {
+		scheme numbering.Scheme
+	}{{spFlag, numbering.Scharnagl}, {fritz9Flag, numbering.Fritz9}} {
 		list := cmd.StringSlice(f.name)
 		if len(list) == 0 {
 			continue
 		}
-		sps, err := selector.ParseList(strings.Join(list, ","), f.scheme)
+		sps, err := numbering.ParseList(strings.Join(list, ","), f.scheme)
 		if err != nil {
 			return c, usagef(cmd, "--%s: %v", f.name, err)
 		}
 		c.SPs = append(c.SPs, sps...)
 	}
 	if ranks := cmd.StringSlice(rankFlag); len(ranks) > 0 {
-		sps, err := selector.ParseRanks(ranks...)
+		sps, err := numbering.ParseRanks(ranks...)
 		if err != nil {
 			return c, usagef(cmd, "--rank: %v", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/selector"
 )
@@ -48,7 +49,7 @@ files written.`,
 }
 
 func runSplit(ctx context.Context, cmd *cli.Command) error {
-	by, err := selector.ParseScheme(cmd.String("by"))
+	by, err := numbering.ParseScheme(cmd.String("by"))
 	if err != nil {
 		return usagef(cmd, "--by: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/stats"
 )
@@ -76,13 +77,8 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	if opts.Sort, err = stats.ParseOrder(cmd.String("sort")); err != nil {
 		return usagef(cmd, "--sort: %v", err)
 	}
-	switch by := cmd.String("by"); by {
-	case "sp", "scharnagl":
-		opts.By = stats.BySP
-	case "fritz9":
-		opts.By = stats.ByFritz9
-	default:
-		return usagef(cmd, "--by must be sp or fritz9, not %q", by)
+	if opts.By, err = numbering.ParseScheme(cmd.String("by")); err != nil {
+		return usagef(cmd, "--by: %v", err)
 	}
 	if n := cmd.Int("min-games"); n < 0 {
 		return usagef(cmd, "--min-games must be 0 or more, not %d", n)

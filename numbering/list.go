@@ -1,20 +1,18 @@
-package selector
+package numbering
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/frctool/frctool/numbering"
 )
 
 // Scheme is a numbering of the 960 start positions.
 type Scheme uint8
 
 const (
-	// SP is Scharnagl's numbering, 0..959 (960 is accepted for 0).
-	SP Scheme = iota
+	// Scharnagl is Scharnagl's numbering, 0..959 (960 is accepted for 0).
+	Scharnagl Scheme = iota
 	// Fritz9 is ChessBase Fritz 9's numbering, 1..960.
 	Fritz9
 )
@@ -30,20 +28,20 @@ func (s Scheme) String() string {
 func ParseScheme(s string) (Scheme, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "sp", "scharnagl":
-		return SP, nil
+		return Scharnagl, nil
 	case "fritz9", "fritz":
 		return Fritz9, nil
 	}
-	return SP, fmt.Errorf("numbering %q: want sp or fritz9", s)
+	return Scharnagl, fmt.Errorf("numbering %q: want sp or fritz9", s)
 }
 
-// number returns the Scharnagl number of n in the scheme, or an error
+// ToSP returns the Scharnagl number of n in the scheme, or an error
 // saying which numbers the scheme has.
-func (s Scheme) number(n int) (int, error) {
+func (s Scheme) ToSP(n int) (int, error) {
 	if s == Fritz9 {
-		return numbering.Fritz9ToSP(n)
+		return Fritz9ToSP(n)
 	}
-	return numbering.NormalizeSP(n)
+	return NormalizeSP(n)
 }
 
 // ErrList is wrapped by every error of ParseList.
@@ -58,7 +56,7 @@ var ErrList = errors.New("bad position list")
 // "1-960" is every position; Fritz9 numbers are 1..960. An error names the
 // item at fault.
 func ParseList(s string, scheme Scheme) ([]int, error) {
-	var seen [numbering.Count]bool
+	var seen [Count]bool
 	var sps []int
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("%w: empty", ErrList)
@@ -70,7 +68,7 @@ func ParseList(s string, scheme Scheme) ([]int, error) {
 			return nil, fmt.Errorf("%w: %q: %v", ErrList, item, err)
 		}
 		for n := lo; n <= hi; n++ {
-			sp, err := scheme.number(n)
+			sp, err := scheme.ToSP(n)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %q: %v", ErrList, item, err)
 			}
@@ -118,7 +116,7 @@ func atoi(s string) (int, error) {
 		}
 	}
 	if len(s) > 6 {
-		return 0, fmt.Errorf("%s: %w", s, numbering.ErrRange)
+		return 0, fmt.Errorf("%s: %w", s, ErrRange)
 	}
 	return strconv.Atoi(s)
 }
@@ -127,11 +125,11 @@ func atoi(s string) (int, error) {
 // any case, each item possibly a comma-separated list, and returns their
 // Scharnagl numbers without duplicates. The error names the bad rank.
 func ParseRanks(ranks ...string) ([]int, error) {
-	var seen [numbering.Count]bool
+	var seen [Count]bool
 	var sps []int
 	for _, list := range ranks {
 		for _, item := range strings.Split(list, ",") {
-			r, err := numbering.ParseRank(strings.TrimSpace(item))
+			r, err := ParseRank(strings.TrimSpace(item))
 			if err != nil {
 				return nil, err
 			}

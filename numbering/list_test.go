@@ -1,16 +1,14 @@
-package selector
+package numbering
 
 import (
 	"errors"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/frctool/frctool/numbering"
 )
 
 func TestParseList(t *testing.T) {
-	all := make([]int, numbering.Count)
+	all := make([]int, Count)
 	for i := range all {
 		all[i] = i
 	}
@@ -60,7 +58,7 @@ func TestParseList(t *testing.T) {
 }
 
 func mustFritz9ToSP(f int) int {
-	sp, err := numbering.Fritz9ToSP(f)
+	sp, err := Fritz9ToSP(f)
 	if err != nil {
 		panic(err)
 	}
@@ -99,7 +97,7 @@ func TestParseRanks(t *testing.T) {
 }
 
 func TestParseScheme(t *testing.T) {
-	for in, want := range map[string]Scheme{"sp": SP, "SP": SP, "fritz9": Fritz9, " Fritz9 ": Fritz9} {
+	for in, want := range map[string]Scheme{"sp": Scharnagl, "SP": Scharnagl, "fritz9": Fritz9, " Fritz9 ": Fritz9} {
 		if got, err := ParseScheme(in); err != nil || got != want {
 			t.Errorf("ParseScheme(%q) = %v, %v; want %v", in, got, err, want)
 		}
