@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
+	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/pgn"
 )
@@ -133,6 +134,12 @@ func (a *archives) counted(n int) { a.games.Add(int64(n)) }
 // hooks connects annotate.Run to the warnings and the progress bar.
 func (a *archives) hooks() pgn.Hooks {
 	return pgn.Hooks{Warn: a.warn, Progress: a.counted}
+}
+
+// options are the runner options of every job: the --jobs count, and the
+// warnings and the progress bar as the reports' destinations.
+func (a *archives) options() pipeline.Options {
+	return pipeline.Options{Jobs: a.jobs, Warn: a.warn, Progress: a.counted}
 }
 
 // startBar shows a progress bar when stderr is a terminal, the input is
