@@ -72,10 +72,22 @@ func IsBlank(b []byte) bool {
 }
 
 // IsSpace reports whether c is one of PGN's blank characters between
-// tokens: space, tab, line feed, carriage return, form feed and vertical
-// tab. Every part of the package that skips blanks uses this one set.
-func IsSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+// tokens: space, tab, line feed, carriage return, form feed, vertical tab,
+// and the DOS end-of-file mark 0x1a that old exports leave behind. Every
+// part of the package that skips blanks uses this one set.
+func IsSpace(c byte) bool { return spaceTable[c] }
+
+var spaceTable = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '\v': true, 0x1a: true}
+
+// isLineSpace reports whether c is a blank that does not end a line.
+func isLineSpace(c byte) bool { return c != '\n' && spaceTable[c] }
+
+// trimSpaceRight returns b without its trailing blanks.
+func trimSpaceRight(b []byte) []byte {
+	for len(b) > 0 && spaceTable[b[len(b)-1]] {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // Movetext returns the bytes after the tag section: the moves, comments,
@@ -158,7 +170,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			after = i
 		}
 		at, inline := g.lineEnd(after), false
-		if end := g.Tags[after].End; len(bytes.TrimSpace(g.Raw[end:at])) > 0 {
+		if end := g.Tags[after].End; !IsBlank(g.Raw[end:at]) {
 			// More tags, or the movetext, follow on the same line: the
 			// new tag goes right after this one, on that line, so that
 			// it stays in the tag section.
@@ -224,11 +236,11 @@ func (g *Game) lineEnd(i int) int {
 // only blanks stand beside it, the tag alone otherwise.
 func (g *Game) lineOf(t *Tag) (start, end int) {
 	start = t.Start
-	for start > 0 && (g.Raw[start-1] == ' ' || g.Raw[start-1] == '\t') {
+	for start > 0 && isLineSpace(g.Raw[start-1]) {
 		start--
 	}
 	end = t.End
-	for end < len(g.Raw) && (g.Raw[end] == ' ' || g.Raw[end] == '\t' || g.Raw[end] == '\r') {
+	for end < len(g.Raw) && isLineSpace(g.Raw[end]) {
 		end++
 	}
 	atLineStart := start == 0 || g.Raw[start-1] == '\n'

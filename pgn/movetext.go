@@ -182,7 +182,7 @@ func (s *MovetextScanner) Next() bool {
 		c := b[i]
 		if c == '\n' {
 			s.bol = true
-		} else if c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' && c != 0x1a {
+		} else if !IsSpace(c) {
 			break
 		}
 		i++
@@ -246,7 +246,10 @@ func (s *MovetextScanner) set(k TokenKind, start, end int) {
 // wordEnd tells which bytes end a word: blanks and the bytes that start
 // tokens of their own.
 var wordEnd = func() (t [256]bool) {
-	for _, c := range []byte(" \t\r\n\f\v\x1a{}();$") {
+	for c := range t {
+		t[c] = IsSpace(byte(c))
+	}
+	for _, c := range []byte("{}();$") {
 		t[c] = true
 	}
 	return t
@@ -473,8 +476,10 @@ const (
 )
 
 var plyClass = func() (t [256]uint8) {
-	for _, c := range []byte(" \t\r\f\v\x1a") {
-		t[c] = pcBlank
+	for c := range t {
+		if isLineSpace(byte(c)) {
+			t[c] = pcBlank
+		}
 	}
 	t['\n'] = pcNewline
 	t['{'] = pcBrace
@@ -499,9 +504,14 @@ var plyClass = func() (t [256]uint8) {
 func Termination(movetext []byte) (marker []byte, offset int) {
 	b := movetext
 	for {
-		b = bytes.TrimRight(b, " \t\r\n\f\v\x1a")
+		b = trimSpaceRight(b)
 		if len(b) == 0 {
 			return nil, -1
+		}
+		if bol := bytes.LastIndexByte(b, '\n') + 1; b[bol] == '%' {
+			// An escape line is ignored, wherever it stands.
+			b = b[:bol]
+			continue
 		}
 		if b[len(b)-1] == '}' {
 			k := bytes.LastIndexByte(b, '{')

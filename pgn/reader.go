@@ -334,15 +334,16 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem) {
 		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(p.off), Err: p.err})
 	}
 	switch {
+	case g.Continued:
+		// The rest of a game already reported as too large; a middle part
+		// is Partial too, and must not be reported again.
 	case g.Partial:
 		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: g.Line, Err: fmt.Errorf("%w: over %d bytes; passed through in parts, unexamined", ErrGameTooLarge, n)})
-	case g.Continued:
-		// The rest of a game already reported as too large.
 	default:
 		if i := bytes.IndexByte(raw, 0); i >= 0 {
 			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
 		}
-		if mt := raw[g.movetext:]; len(mt) > 0 && !hasResult(mt) && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
+		if mt := raw[g.movetext:]; len(mt) > 0 && !hasTermination(mt) && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
 			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(lastNonSpace(raw)), Err: ErrNoResult})
 		}
 	}

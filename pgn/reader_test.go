@@ -109,6 +109,10 @@ func TestReaderSplitsGames(t *testing.T) {
 		{"truncated last game", "[Event \"a\"]\n\n1. e4 1-0\n\n[Event \"b\"]\n\n1. d4 d5 2. c4\n", "L1 Event=a | L5 Event=b !7:game has no result (truncated?)"},
 		{"comment never closed at end", "[Event \"a\"]\n\n1. e4 {oops\n\n", "L1 Event=a !3:unterminated comment"},
 		{"comment never closed before next game", "[Event \"a\"]\n\n1. e4 {oops 1-0\n\n[Event \"b\"]\n\n*\n", "L1 Event=a !3:unterminated comment | L5 Event=b"},
+		{"comment quoting a game", "[Event \"a\"]\n\n1. e4 {from the notes:\n\n[Event \"quoted\"]\nmore} e5 1-0\n\n[Event \"b\"]\n\n*\n", "L1 Event=a | L8 Event=b"},
+		{"comment never closed, next game has comments", "[Event \"a\"]\n\n1. e4 {oops 1-0\n\n[Event \"b\"]\n\n1. d4 {fine} 0-1\n", "L1 Event=a !3:unterminated comment | L5 Event=b"},
+		{"comment never closed, header-only games follow", "[Event \"a\"]\n\n1. e4 {oops\n\n[Event \"b\"]\n\n[Event \"c\"]\n\n[Event \"d\"]\n\n1. e4 {late} *\n", "L1 Event=a !3:unterminated comment | L5 Event=b | L7 Event=c | L9 Event=d"},
+		{"escape line after the result", "[Event \"a\"]\n\n1. e4 1-0\n% exported by a tool\n\n[Event \"b\"]\n\n*\n%end\n", "L1 Event=a | L6 Event=b"},
 		{"comment closed on the tag's line", "[Event \"a\"]\n\n1. e4 {a\n\n[Event \"b\"] still the comment} 1-0\n", "L1 Event=a"},
 		{"unterminated tag", "[Event \"a\n[Site \"b\"]\n\n*\n", "L1 Site=b !1:malformed tag pair"},
 		{"tag without quotes", "[Event a]\n[Site \"b\"]\n\n*\n", "L1 Site=b !1:malformed tag pair"},
@@ -179,6 +183,17 @@ func TestReaderPartsOfHugeGames(t *testing.T) {
 		if !g.Continued {
 			t.Errorf("game %d: a middle part not marked Continued", g.Index)
 		}
+	}
+	tooLarge := 0
+	for _, g := range games {
+		for _, p := range g.Problems {
+			if errors.Is(p, ErrGameTooLarge) {
+				tooLarge++
+			}
+		}
+	}
+	if tooLarge != 1 {
+		t.Errorf("a game in %d parts reported too large %d times, want once", len(games)-1, tooLarge)
 	}
 	if last.Continued || len(last.Tags) != 1 || string(last.Tags[0].Value) != "next" {
 		t.Errorf("the game after the huge one: continued %v tags %v", last.Continued, last.Tags)

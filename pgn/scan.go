@@ -76,9 +76,7 @@ var movetextClass = func() (t [256]uint8) {
 	t['{'] = clsBrace
 	t[';'] = clsSemicolon
 	for c := 0; c < 0x20; c++ {
-		switch c {
-		case '\n', '\t', '\r', '\f', '\v', 0x1a: // 0x1a: DOS end-of-file mark
-		default:
+		if !IsSpace(byte(c)) {
 			t[c] = clsControl
 		}
 	}
@@ -165,7 +163,18 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 			}
 			if k := tagAfterBlankLine(seg, j < 0 && atEOF); k >= 0 {
 				// A blank line and then a tag pair: the comment was never
-				// closed, and this is the next game.
+				// closed and this is the next game, unless a '}' closes it
+				// before anything else could: then the comment merely
+				// quotes a game.
+				open, sure := leftOpen(data[i+k:], atEOF)
+				if !sure {
+					return 0, false // decide with more input
+				}
+				if !open {
+					i += j + 1
+					s.mode = modeMovetext
+					continue
+				}
 				s.problems = append(s.problems, problem{s.braceOpen, fmt.Errorf("%w: '{' not closed before the next game's tags", ErrUnterminatedComment)})
 				s.mode = modeMovetext
 				i += k
@@ -351,6 +360,36 @@ func tagAfterBlankLine(seg []byte, final bool) int {
 	}
 }
 
+// leftOpen decides whether a comment that holds a blank line and then a
+// line like a tag pair (b begins with that line) was left open. It was
+// not when a '}' comes first, before any '{' and before another blank line
+// and tag pair: the comment quotes a game. It was when one of those comes
+// first, or the input ends. sure is false when b does not tell yet.
+func leftOpen(b []byte, atEOF bool) (open, sure bool) {
+	closing := bytes.IndexByte(b, '}')
+	first := closing
+	if k := bytes.IndexByte(b, '{'); k >= 0 && (first < 0 || k < first) {
+		first = k
+	}
+	line := endOfLine(b, 0)
+	limit := len(b)
+	if first >= 0 {
+		limit = first
+	}
+	if line < limit {
+		if k := tagAfterBlankLine(b[line:limit], first < 0 && atEOF); k >= 0 {
+			return true, true
+		}
+	}
+	switch {
+	case first >= 0:
+		return first != closing, true
+	case atEOF:
+		return true, true
+	}
+	return false, false
+}
+
 // startOfLastLines returns the offset just after the n-th newline from the
 // end of b, or 0.
 func startOfLastLines(b []byte, n int) int {
@@ -369,11 +408,10 @@ func startOfLastLines(b []byte, n int) int {
 // holds only blanks.
 func prevLineBlank(b []byte, nl int) bool {
 	for i := nl - 1; i >= 0; i-- {
-		switch b[i] {
-		case ' ', '\t', '\r':
-		case '\n':
+		switch {
+		case b[i] == '\n':
 			return true
-		default:
+		case !IsSpace(b[i]):
 			return false
 		}
 	}
@@ -394,7 +432,7 @@ func looksLikeTagPair(b []byte) bool {
 }
 
 func skipBlanks(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+	for i < len(b) && isLineSpace(b[i]) && b[i] != '\r' {
 		i++
 	}
 	return i
@@ -414,20 +452,20 @@ func endOfLine(b []byte, i int) int {
 func hasMoves(b []byte) bool {
 	bol := true
 	for i := 0; i < len(b); i++ {
-		switch c := b[i]; c {
-		case ' ', '\t', '\r', '\f', '\v', 0x1a:
-		case '\n':
+		switch c := b[i]; {
+		case c == '\n':
 			bol = true
 			continue
-		case '{':
+		case IsSpace(c):
+		case c == '{':
 			k := bytes.IndexByte(b[i:], '}')
 			if k < 0 {
 				return false
 			}
 			i += k
-		case ';':
+		case c == ';':
 			i = endOfLine(b, i) - 1
-		case '%':
+		case c == '%':
 			if !bol {
 				return true
 			}
@@ -444,48 +482,23 @@ func hasMoves(b []byte) bool {
 	return false
 }
 
-// hasResult reports whether movetext b ends with a game termination
-// marker, possibly followed by blanks and comments.
-func hasResult(b []byte) bool {
-	for {
-		b = bytes.TrimRight(b, " \t\r\n\f\v\x1a")
-		if len(b) == 0 {
-			return false
-		}
-		if b[len(b)-1] == '}' {
-			k := bytes.LastIndexByte(b, '{')
-			if k < 0 {
-				return false
-			}
-			b = b[:k]
-			continue
-		}
-		for _, r := range results {
-			if bytes.HasSuffix(b, r) {
-				before := len(b) - len(r)
-				return before == 0 || isTokenEnd(b[before-1])
-			}
-		}
-		return false
-	}
+// hasTermination reports whether movetext b ends with a game termination
+// marker, possibly followed by blanks, comments and escape lines.
+func hasTermination(b []byte) bool {
+	marker, _ := Termination(b)
+	return marker != nil
 }
 
 var results = [][]byte{[]byte("1-0"), []byte("0-1"), []byte("1/2-1/2"), []byte("*")}
 
 func isTokenEnd(c byte) bool {
-	switch c {
-	case ' ', '\t', '\r', '\n', '.', ')', '}', '\f', '\v':
-		return true
-	}
-	return false
+	return IsSpace(c) || c == '.' || c == ')' || c == '}'
 }
 
 // lastNonSpace returns the offset of the last byte of b that is not a blank.
 func lastNonSpace(b []byte) int {
 	for i := len(b) - 1; i >= 0; i-- {
-		switch b[i] {
-		case ' ', '\t', '\r', '\n':
-		default:
+		if !IsSpace(b[i]) {
 			return i
 		}
 	}
