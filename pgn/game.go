@@ -31,6 +31,7 @@ type Game struct {
 
 	file     string
 	movetext int // offset of the movetext in Raw
+	badTags  int // malformed tag pairs, of which the first few are in Problems
 }
 
 // Tag is one tag pair, `[Name "Value"]`.

@@ -295,6 +295,7 @@ func (r *Reader) setMeta(g *Game, partial bool) {
 		Continued: r.cont,
 		file:      r.Name,
 		movetext:  r.scan.movetext,
+		badTags:   r.scan.badTags,
 	}
 }
 
@@ -329,9 +330,22 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem) {
 		}
 		g.Tags = append(g.Tags, tag)
 	}
-	lineAt := func(off int) int { return g.Line + bytes.Count(raw[:off], nl) }
+	// Problems come nearly in input order: count lines on from the last
+	// one, so that many problems cost one pass over the game, not one each.
+	lastOff, lastLine := 0, g.Line
+	lineAt := func(off int) int {
+		if off < lastOff {
+			lastOff, lastLine = 0, g.Line
+		}
+		lastLine += bytes.Count(raw[lastOff:off], nl)
+		lastOff = off
+		return lastLine
+	}
 	for _, p := range probs {
 		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(p.off), Err: p.err})
+	}
+	if more := g.badTags - maxTagProblems; more > 0 {
+		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: g.Line, Err: fmt.Errorf("%w: %d more in this game", ErrUnterminatedTag, more)})
 	}
 	switch {
 	case g.Continued:

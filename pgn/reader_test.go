@@ -297,3 +297,28 @@ func TestReadAll(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderManyMalformedTags: a game of a million broken tag lines costs
+// a bounded number of problems, and allocations that do not grow with the
+// number of lines (the lines were once counted again for each problem,
+// taking minutes).
+func TestReaderManyMalformedTags(t *testing.T) {
+	for _, lines := range []int{1000, 100000} {
+		input := "[Event \"x\"]\n" + strings.Repeat("[\n", lines) + "\n1. e4 *\n"
+		var games []*Game
+		allocs := testing.AllocsPerRun(1, func() { games = readAll(t, input, func(r io.Reader) io.Reader { return r }, 0) })
+		if len(games) != 1 {
+			t.Fatalf("%d lines: %d games, want 1", lines, len(games))
+		}
+		probs := games[0].Problems
+		if len(probs) != maxTagProblems+1 {
+			t.Fatalf("%d lines: %d problems, want %d", lines, len(probs), maxTagProblems+1)
+		}
+		if last := probs[len(probs)-1].Error(); !strings.Contains(last, fmt.Sprintf("%d more in this game", lines-maxTagProblems)) {
+			t.Errorf("%d lines: last problem %q does not count the rest", lines, last)
+		}
+		if allocs > 200 {
+			t.Errorf("%d lines: %.0f allocations, want a bound independent of the lines", lines, allocs)
+		}
+	}
+}

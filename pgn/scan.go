@@ -38,6 +38,7 @@ type scanner struct {
 	movetext  int  // offset where the movetext begins; -1 before that
 	braceOpen int  // offset of the '{' of the open comment
 	ctrl      bool // a control byte was already reported for this game
+	badTags   int  // malformed tag pairs seen in this game
 	tags      []tagSpan
 	vals      []byte
 	problems  []problem
@@ -256,7 +257,11 @@ func (s *scanner) tagPairs(line []byte, base, j int) (k int, rest bool) {
 	for j < len(line) && line[j] == '[' {
 		end, ok := s.tagPair(line, base, j)
 		if !ok {
-			s.problems = append(s.problems, problem{base + j, fmt.Errorf("%w: %s", ErrUnterminatedTag, quoteLine(line[j:]))})
+			// A game of nothing but broken tag lines must not make a
+			// message, and memory, per line: the first few are reported.
+			if s.badTags++; s.badTags <= maxTagProblems {
+				s.problems = append(s.problems, problem{base + j, fmt.Errorf("%w: %s", ErrUnterminatedTag, quoteLine(line[j:]))})
+			}
 			return 0, false
 		}
 		j = skipBlanks(line, end)
@@ -312,6 +317,10 @@ func (s *scanner) tagPair(line []byte, base, j int) (end int, ok bool) {
 	s.tags = append(s.tags, t)
 	return p + 1, true
 }
+
+// maxTagProblems is how many malformed tag pairs of one game are reported
+// one by one; the rest are counted in one more problem.
+const maxTagProblems = 10
 
 // unescape appends the tag value v with \" and \\ resolved. A backslash
 // before any other byte is kept, as real files have Windows paths.
