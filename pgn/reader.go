@@ -39,11 +39,43 @@ type ParseError struct {
 	Err  error
 }
 
+// Error returns "file:line: message". Control characters that came from
+// the input, such as a terminal's escape sequences in a tag value, are
+// shown escaped (\x1b), never raw.
 func (e *ParseError) Error() string {
+	var msg string
 	if e.File == "" {
-		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+		msg = fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	} else {
+		msg = fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}
-	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	return EscapeControls(msg)
+}
+
+// EscapeControls returns s with its control characters (below 0x20, and
+// DEL) written as \xNN, so that text from an input can be shown on a
+// terminal safely.
+func EscapeControls(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }

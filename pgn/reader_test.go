@@ -322,3 +322,19 @@ func TestReaderManyMalformedTags(t *testing.T) {
 		}
 	}
 }
+
+func TestParseErrorEscapesControls(t *testing.T) {
+	tests := []struct{ name, file, msg, want string }{
+		{"plain", "a.pgn", "game 1 (Alpha - Beta): illegal move", "a.pgn:3: game 1 (Alpha - Beta): illegal move"},
+		{"escape sequence in a name", "a.pgn", "game 1 (\x1b[2J\x1b[31mEvil - Beta)", `a.pgn:3: game 1 (\x1b[2J\x1b[31mEvil - Beta)`},
+		{"newline and DEL", "b\nc.pgn", "x\ry\x7f", `b\x0ac.pgn:3: x\x0dy\x7f`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := (&ParseError{File: tt.file, Line: 3, Err: errors.New(tt.msg)}).Error()
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
