@@ -2,15 +2,21 @@
 // streams, compression detected from the magic bytes on input and chosen
 // by the file name's extension on output, and files replaced atomically
 // (temporary file, fsync, rename), so that a failed or interrupted run
-// never leaves a half-written file behind.
+// never leaves a half-written file behind. Only what is safe to replace is
+// replaced: a symbolic link's target is rewritten in place of the link,
+// and a device or FIFO is written to, never renamed over. Reads from
+// pipes and terminals end when their context is done, so an interrupt
+// does not wait for an idle input.
 package stream
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,8 +51,13 @@ var magics = []struct {
 	{Zstd, []byte{0x28, 0xb5, 0x2f, 0xfd}},
 }
 
-// Detect returns the compression whose magic number begins head.
+// Detect returns the compression whose magic number begins head. A zstd
+// skippable frame (magic 0x184D2A50..0x184D2A5F, as pzstd begins its files
+// with) counts as zstd.
 func Detect(head []byte) Compression {
+	if isSkippable(head) {
+		return Zstd
+	}
 	for _, m := range magics {
 		if bytes.HasPrefix(head, m.magic) {
 			return m.c
@@ -79,7 +90,11 @@ type Input struct {
 	Size int64
 	// Compression is the detected format.
 	Compression Compression
+	// Regular tells that the input is a regular file (by name or as
+	// stdin), the only kind that can be rewritten in place.
+	Regular bool
 
+	src     io.Reader // the file or stdin, behind a ctxReader unless regular
 	counter *countingReader
 	closers []func() error
 }
@@ -88,49 +103,78 @@ type Input struct {
 // decompression) have been read: the progress against Size.
 func (in *Input) Consumed() int64 { return in.counter.n.Load() }
 
-// Close closes the decompressor and the file.
+// Close closes the decompressor and the file, and lets go of the buffers,
+// so that an Input kept after Close holds no memory worth counting.
 func (in *Input) Close() error {
 	var errs []error
 	for i := len(in.closers) - 1; i >= 0; i-- {
 		errs = append(errs, in.closers[i]())
 	}
+	in.closers = nil
+	in.Reader, in.src = closedReader{}, nil
 	return errors.Join(errs...)
 }
+
+type closedReader struct{}
+
+func (closedReader) Read([]byte) (int, error) { return 0, os.ErrClosed }
 
 // Open opens the named input, "-" meaning stdin, and decompresses it when
 // its first bytes are a gzip, bzip2 or zstd magic number.
 func Open(name string, stdin io.Reader) (*Input, error) {
+	return OpenContext(context.Background(), name, stdin)
+}
+
+// OpenContext is Open with reads that end when ctx is done: a read from a
+// pipe, FIFO or terminal that is waiting for data then returns ctx.Err(),
+// so an interrupt is never stuck behind an idle input. Regular files never
+// wait, and are read directly.
+func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, error) {
 	in := &Input{Name: name, Size: -1}
-	var src io.Reader
 	if name == "-" || name == "" {
 		in.Name = "stdin"
-		src = stdin
+		in.src = stdin
 		if f, ok := stdin.(*os.File); ok {
 			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				in.Size = fi.Size()
+				in.Size, in.Regular = fi.Size(), true
 			}
 		}
 	} else {
-		f, err := os.Open(name)
+		f, err := openFile(ctx, name)
 		if err != nil {
 			return nil, err
 		}
-		if fi, err := f.Stat(); err == nil {
-			if fi.IsDir() {
-				f.Close()
-				return nil, fmt.Errorf("%s: is a directory", name)
-			}
-			in.Size = fi.Size()
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
 		}
-		src = f
+		if fi.IsDir() {
+			f.Close()
+			return nil, fmt.Errorf("%s: is a directory", name)
+		}
+		if fi.Mode().IsRegular() {
+			in.Size, in.Regular = fi.Size(), true
+		}
+		in.src = f
 		in.closers = append(in.closers, f.Close)
 	}
-	in.counter = &countingReader{r: src}
+	if !in.Regular {
+		cr := newCtxReader(ctx, in.src)
+		in.src = cr
+		// Closers run last first: the reading goroutine is told to stop
+		// before the file under it is closed.
+		in.closers = append(in.closers, cr.close)
+	}
+	in.counter = &countingReader{r: in.src}
 	br := bufio.NewReaderSize(in.counter, 256<<10)
 	head, err := br.Peek(4)
 	if err != nil && err != io.EOF && len(head) == 0 {
 		in.Close()
-		return nil, err
+		if errors.Is(err, ctx.Err()) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	in.Compression = Detect(head)
 	defer func() {
@@ -160,7 +204,10 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	case Zstd:
 		// The decoder's own goroutines decompress ahead of the parser,
 		// which is what makes .zst inputs nearly as fast as plain ones.
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(2), zstd.WithDecoderLowmem(true))
+		// Skippable frames are dropped before the decoder, which would
+		// print a line to stderr for each.
+		zr, err := zstd.NewReader(&zstdFrames{br: br},
+			zstd.WithDecoderConcurrency(2), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(MaxWindow))
 		if err != nil {
 			in.Close()
 			return nil, fmt.Errorf("%s: zstd: %w", in.Name, err)
@@ -171,6 +218,43 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	return in, nil
 }
 
+// openFile opens name for reading. Opening a FIFO waits for a writer, so
+// a FIFO is opened on a goroutine that ctx can abandon.
+func openFile(ctx context.Context, name string) (*os.File, error) {
+	if fi, err := os.Stat(name); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return os.Open(name)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(name)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// MaxWindow is the largest zstd window accepted: 128 MiB, what zstd
+// --ultra -22 uses. The decoder allocates the whole window, so a file
+// written with --long=31 would otherwise take 2 GiB of memory per input.
+const MaxWindow = 128 << 20
+
+// ErrWindowTooLarge is the error for a zstd frame whose window is over
+// MaxWindow.
+var ErrWindowTooLarge = errors.New("window larger than the 128 MiB limit (written with zstd --long=28 or more?)")
+
 // namedErrors prefixes read errors with the file and format, since a
 // decompressor's own ("unexpected EOF") names neither.
 type namedErrors struct {
@@ -180,7 +264,13 @@ type namedErrors struct {
 
 func (n namedErrors) Read(p []byte) (int, error) {
 	k, err := n.r.Read(p)
-	if err != nil && err != io.EOF {
+	switch {
+	case err == nil || err == io.EOF:
+	case errors.Is(err, zstd.ErrWindowSizeExceeded):
+		err = fmt.Errorf("%s: %w", n.prefix, ErrWindowTooLarge)
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		// An interrupt is not the file's fault.
+	default:
 		err = fmt.Errorf("%s: %w", n.prefix, err)
 	}
 	return k, err
@@ -197,26 +287,27 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Output is a destination being written: the standard output, or a file
-// that appears under its name only when Commit succeeds.
+// Output is a destination being written: the standard output, a file
+// that appears under its name only when Commit succeeds, or a character
+// device or FIFO written to as it is.
 type Output struct {
 	// Name is the file name, or "stdout".
 	Name string
 
-	w       io.Writer // what Write writes to: the compressor or the file
-	bw      *bufio.Writer
-	zw      io.WriteCloser // the compressor, if any
-	file    *AtomicFile    // nil for stdout
-	stdout  io.Writer
-	written bool
+	w      io.Writer // what Write writes to: the compressor or the buffer
+	bw     *bufio.Writer
+	zw     io.WriteCloser // the compressor, if any
+	file   *AtomicFile    // for a regular file or a new one
+	direct *os.File       // for a device or FIFO
+	done   bool
 }
 
 // Create opens an output. "-" or "" is stdout, written as is; any other
 // name is a file, compressed as its extension says, written to a temporary
-// file beside it and renamed into place by Commit.
+// file beside it and renamed into place by Commit (see CreateCompressed).
 func Create(name string, stdout io.Writer) (*Output, error) {
 	if name == "-" || name == "" {
-		o := &Output{Name: "stdout", stdout: stdout}
+		o := &Output{Name: "stdout"}
 		o.bw = bufio.NewWriterSize(stdout, 256<<10)
 		o.w = o.bw
 		return o, nil
@@ -224,15 +315,39 @@ func Create(name string, stdout io.Writer) (*Output, error) {
 	return CreateCompressed(name, ByExtension(name), 0)
 }
 
-// CreateCompressed opens the file name for writing with compression c,
-// atomically as Create does. A non-zero perm sets the file's mode.
+// CreateCompressed opens the file name for writing with compression c. A
+// regular file, or a name where nothing is yet, is replaced atomically
+// (see AtomicFile); a symbolic link is followed and its target replaced.
+// A character device (/dev/null, a terminal) or a FIFO is written to
+// directly: replacing it would put a plain file where the system or
+// another process expects the device or pipe. A non-zero perm sets the
+// file's mode.
 func CreateCompressed(name string, c Compression, perm os.FileMode) (*Output, error) {
-	f, err := NewAtomicFile(name, perm)
+	path, fi, err := resolve(name)
 	if err != nil {
 		return nil, err
 	}
-	o := &Output{Name: name, file: f}
-	o.bw = bufio.NewWriterSize(f, 256<<10)
+	o := &Output{Name: name}
+	var dst io.Writer
+	switch {
+	case fi == nil || fi.Mode().IsRegular():
+		f, err := newAtomicFile(name, path, fi, perm)
+		if err != nil {
+			return nil, err
+		}
+		o.file, dst = f, f
+	case fi.IsDir():
+		return nil, fmt.Errorf("%s: is a directory", name)
+	case fi.Mode()&(os.ModeCharDevice|os.ModeNamedPipe) != 0:
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		o.direct, dst = f, f
+	default:
+		return nil, fmt.Errorf("%s: %w", name, ErrNotWritable)
+	}
+	o.bw = bufio.NewWriterSize(dst, 256<<10)
 	o.w = o.bw
 	switch c {
 	case Gzip:
@@ -240,14 +355,14 @@ func CreateCompressed(name string, c Compression, perm os.FileMode) (*Output, er
 	case Bzip2:
 		zw, err := bzip2.NewWriter(o.bw, nil)
 		if err != nil {
-			f.Abort()
+			o.Abort()
 			return nil, err
 		}
 		o.zw = zw
 	case Zstd:
 		zw, err := zstd.NewWriter(o.bw)
 		if err != nil {
-			f.Abort()
+			o.Abort()
 			return nil, err
 		}
 		o.zw = zw
@@ -258,32 +373,116 @@ func CreateCompressed(name string, c Compression, perm os.FileMode) (*Output, er
 	return o, nil
 }
 
+// ErrNotWritable is the error for an output that is neither a regular
+// file, a character device nor a FIFO (a socket, a block device).
+var ErrNotWritable = errors.New("not a regular file, character device or FIFO")
+
+// resolve follows name's symbolic links to the file they end at, which
+// may not exist yet (a dangling link creates its target). fi is nil when
+// nothing is there.
+func resolve(name string) (path string, fi os.FileInfo, err error) {
+	path = name
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil, nil
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			return path, fi, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", nil, err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", nil, fmt.Errorf("%s: too many levels of symbolic links", name)
+}
+
 func (o *Output) Write(p []byte) (int, error) {
-	o.written = true
 	return o.w.Write(p)
 }
 
 // Commit flushes everything and, for a file, makes it appear under its
 // name, replacing any file there. After an error the file is not there.
-func (o *Output) Commit() error {
-	if o.zw != nil {
-		if err := o.zw.Close(); err != nil {
-			o.Abort()
-			return fmt.Errorf("%s: %w", o.Name, err)
+func (o *Output) Commit() error { return CommitAll(o) }
+
+// CommitAll commits several outputs together: every one is flushed and
+// synced first, and only when all of that succeeded are the files renamed
+// into place, so that a failure (a full disk) leaves every old file as it
+// was. nil outputs are skipped. Only a failing rename itself, after the
+// data is safe on disk, can leave some outputs committed and not others.
+func CommitAll(outs ...*Output) error {
+	var err error
+	for _, o := range outs {
+		if o != nil && err == nil {
+			err = o.prepare()
 		}
 	}
-	if err := o.bw.Flush(); err != nil {
+	for _, o := range outs {
+		if o == nil {
+			continue
+		}
+		if err != nil {
+			o.Abort()
+		} else {
+			err = o.publish()
+		}
+	}
+	return err
+}
+
+// prepare writes out everything but the rename.
+func (o *Output) prepare() error {
+	if o.done {
+		return nil
+	}
+	fail := func(err error) error {
 		o.Abort()
 		return fmt.Errorf("%s: %w", o.Name, err)
 	}
-	if o.file != nil {
-		return o.file.Commit()
+	if o.zw != nil {
+		if err := o.zw.Close(); err != nil {
+			return fail(err)
+		}
+	}
+	if err := o.bw.Flush(); err != nil {
+		return fail(err)
+	}
+	switch {
+	case o.file != nil:
+		if err := o.file.prepare(); err != nil {
+			o.Abort()
+			return err
+		}
+	case o.direct != nil:
+		o.done = true
+		if err := o.direct.Close(); err != nil {
+			return fmt.Errorf("%s: %w", o.Name, err)
+		}
+	default:
+		o.done = true
 	}
 	return nil
 }
 
+// publish renames a prepared file into place.
+func (o *Output) publish() error {
+	if o.done {
+		return nil
+	}
+	o.done = true
+	return o.file.publish()
+}
+
 // SetBackup makes Commit keep the file being replaced under name. It has
-// no effect on stdout.
+// no effect on stdout, devices and FIFOs.
 func (o *Output) SetBackup(name string) {
 	if o.file != nil {
 		o.file.Backup = name
@@ -292,24 +491,35 @@ func (o *Output) SetBackup(name string) {
 
 // Abort ends an output after a failure. A file output is discarded: the
 // temporary file is removed and any file already under the name is left
-// untouched. The standard output still gets what was written to it, so
-// that a pipe receives every game read before the failure. Abort is a
-// no-op after Commit.
+// untouched. The standard output, a device or a FIFO still gets what was
+// written to it, so that a pipe receives every game read before the
+// failure. Abort is a no-op after Commit.
 func (o *Output) Abort() {
+	if o.done {
+		return
+	}
 	if o.file != nil {
+		o.done = true
 		o.file.Abort()
 		return
 	}
 	o.bw.Flush()
+	if o.direct != nil {
+		o.done = true
+		o.direct.Close()
+	}
 }
 
 // AtomicFile is a file written under a temporary name in the target's
 // directory and renamed over the target by Commit: readers of the target
-// see either the old content or the complete new one, never a mix.
+// see either the old content or the complete new one, never a mix. The new
+// file gets the old one's mode (special bits included) and, as far as the
+// process may give them, its owner and group.
 type AtomicFile struct {
 	*os.File
-	target string
-	perm   os.FileMode
+	target string      // the file replaced: the name given, links followed
+	perm   os.FileMode // permissions and special bits; 0: 0666 less umask
+	old    os.FileInfo // the file replaced, nil for a new one
 	done   bool
 	// Backup, when set before Commit, keeps the file being replaced under
 	// this name (a hard link when possible, so there is no moment with no
@@ -317,66 +527,100 @@ type AtomicFile struct {
 	Backup string
 }
 
-// NewAtomicFile creates the temporary file for target. perm 0 keeps the
-// mode of an existing target, or 0666 less umask for a new one.
+// NewAtomicFile creates the temporary file for target. A symbolic link is
+// followed, and its target replaced in the target's own directory; a
+// target that is not a regular file is refused. perm 0 keeps the mode of
+// an existing target, or 0666 less umask for a new one.
 func NewAtomicFile(target string, perm os.FileMode) (*AtomicFile, error) {
-	dir, base := filepath.Split(target)
-	if dir == "" {
-		dir = "."
-	}
-	if perm == 0 {
-		if fi, err := os.Stat(target); err == nil {
-			perm = fi.Mode().Perm()
-		}
-	}
-	f, err := os.CreateTemp(dir, "."+base+".frctool-*.tmp")
+	path, fi, err := resolve(target)
 	if err != nil {
 		return nil, err
 	}
-	return &AtomicFile{File: f, target: target, perm: perm}, nil
+	if fi != nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", target)
+	}
+	return newAtomicFile(target, path, fi, perm)
+}
+
+// specialBits are the mode bits kept from the file replaced.
+const specialBits = os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky
+
+func newAtomicFile(name, path string, old os.FileInfo, perm os.FileMode) (*AtomicFile, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if perm == 0 && old != nil {
+		perm = old.Mode() & specialBits
+	}
+	f, err := os.CreateTemp(dir, "."+base+".frctool-*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &AtomicFile{File: f, target: path, perm: perm, old: old}, nil
 }
 
 // Commit syncs the data to disk, and renames the file over the target.
 func (a *AtomicFile) Commit() error {
+	if err := a.prepare(); err != nil {
+		return err
+	}
+	return a.publish()
+}
+
+// prepare gives the file its owner and mode, syncs and closes it.
+func (a *AtomicFile) prepare() error {
 	if a.done {
 		return nil
 	}
-	a.done = true
-	fail := func(err error) error {
-		a.File.Close()
-		os.Remove(a.File.Name())
-		return fmt.Errorf("%s: %w", a.target, err)
+	if err := chown(a.File, a.old); err != nil {
+		return a.fail(err)
 	}
-	if a.perm != 0 {
-		if err := a.File.Chmod(a.perm); err != nil {
-			return fail(err)
-		}
-	} else if err := a.File.Chmod(os.FileMode(0o666 &^ umask())); err != nil {
-		return fail(err)
+	// After the chown, which clears the setuid and setgid bits.
+	perm := a.perm
+	if perm == 0 {
+		perm = os.FileMode(0o666 &^ umask())
+	}
+	if err := a.File.Chmod(perm); err != nil {
+		return a.fail(err)
 	}
 	if err := a.File.Sync(); err != nil {
-		return fail(err)
+		return a.fail(err)
 	}
 	if err := a.File.Close(); err != nil {
-		return fail(err)
+		return a.fail(err)
+	}
+	return nil
+}
+
+// publish keeps the backup and renames the prepared file into place.
+func (a *AtomicFile) publish() error {
+	if a.done {
+		return nil
 	}
 	if a.Backup != "" {
 		os.Remove(a.Backup)
 		if err := os.Link(a.target, a.Backup); err != nil {
 			if err := copyFile(a.target, a.Backup); err != nil {
-				return fail(fmt.Errorf("backup: %w", err))
+				return a.fail(fmt.Errorf("backup: %w", err))
 			}
 		}
 	}
 	if err := os.Rename(a.File.Name(), a.target); err != nil {
-		return fail(err)
+		return a.fail(err)
 	}
+	a.done = true
 	// The rename itself is durable only once the directory is synced.
 	if d, err := os.Open(filepath.Dir(a.target)); err == nil {
 		d.Sync()
 		d.Close()
 	}
 	return nil
+}
+
+func (a *AtomicFile) fail(err error) error {
+	a.Abort()
+	return fmt.Errorf("%s: %w", a.target, err)
 }
 
 // Abort removes the temporary file; the target is untouched.

@@ -1,0 +1,381 @@
+//go:build unix
+
+package stream
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// skippable returns a skippable frame with magic nibble id and payload, as
+// pzstd writes one before every frame.
+func skippable(id byte, payload string) []byte {
+	n := len(payload)
+	return append([]byte{0x50 | id, 0x2a, 0x4d, 0x18, byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)}, payload...)
+}
+
+func zstdFrame(t *testing.T, s string) []byte {
+	t.Helper()
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	return enc.EncodeAll([]byte(s), nil)
+}
+
+func TestSkippableFrames(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		data func(t *testing.T) []byte
+		want string
+	}{
+		{"pzstd: a skippable frame before each frame", func(t *testing.T) []byte {
+			var b []byte
+			b = append(b, skippable(0, "\x10\x00\x00\x00")...)
+			b = append(b, zstdFrame(t, "[Event \"a\"]\n")...)
+			b = append(b, skippable(0xf, "abcd")...)
+			b = append(b, zstdFrame(t, "[Event \"b\"]\n")...)
+			return b
+		}, "[Event \"a\"]\n[Event \"b\"]\n"},
+		{"an empty skippable frame, then a frame", func(t *testing.T) []byte {
+			return append(skippable(3, ""), zstdFrame(t, "x\n")...)
+		}, "x\n"},
+		{"a skippable frame at the end", func(t *testing.T) []byte {
+			return append(zstdFrame(t, "y\n"), skippable(1, "trailer")...)
+		}, "y\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.data(t)
+			if c := Detect(data); c != Zstd {
+				t.Errorf("Detect = %v, want zstd", c)
+			}
+			in, err := Open("-", bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			got, err := io.ReadAll(in)
+			if err != nil || string(got) != tt.want || in.Compression != Zstd {
+				t.Errorf("read %q as %v (err %v), want %q as zstd", got, in.Compression, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestZstdWindowLimit(t *testing.T) {
+	// A frame header asking for a window of 2^(10+e) bytes, then one raw
+	// block of 5 bytes, the last.
+	frame := func(e byte) []byte {
+		return []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, e << 3, 0x29, 0, 0, 'h', 'e', 'l', 'l', 'o'}
+	}
+	for _, tt := range []struct {
+		name    string
+		exp     byte
+		wantErr bool
+	}{
+		{"128 MiB is accepted", 17, false},
+		{"256 MiB is refused", 18, true},
+		{"512 MiB is refused", 19, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := Open("-", bytes.NewReader(frame(tt.exp)))
+			if err == nil {
+				var got []byte
+				got, err = io.ReadAll(in)
+				in.Close()
+				if err == nil && string(got) != "hello" {
+					t.Errorf("read %q, want hello", got)
+				}
+			}
+			switch {
+			case tt.wantErr && err == nil:
+				t.Error("the window was accepted")
+			case tt.wantErr && !strings.Contains(err.Error(), "128 MiB"):
+				t.Errorf("error %q does not name the 128 MiB limit", err)
+			case tt.wantErr && !errors.Is(err, ErrWindowTooLarge):
+				t.Errorf("error %q is not ErrWindowTooLarge", err)
+			case !tt.wantErr && err != nil:
+				t.Errorf("error %v", err)
+			}
+		})
+	}
+}
+
+// tempFiles lists the temporary files Create leaves in dir.
+func tempFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, ".*.frctool-*.tmp"))
+	return m
+}
+
+func writeOutput(name, data string) error {
+	out, err := Create(name, nil)
+	if err != nil {
+		return err
+	}
+	io.WriteString(out, data)
+	return out.Commit()
+}
+
+func TestCreateSpecialFiles(t *testing.T) {
+	t.Run("a symlink's target is replaced, the link stays", func(t *testing.T) {
+		dir, other := t.TempDir(), t.TempDir()
+		target := filepath.Join(other, "real.pgn")
+		os.WriteFile(target, []byte("old"), 0o640)
+		link := filepath.Join(dir, "link.pgn")
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeOutput(link, "new"); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "new" {
+			t.Errorf("the target holds %q", b)
+		}
+		if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o640 {
+			t.Errorf("the target's mode is %v, want 0640", fi.Mode().Perm())
+		}
+		if len(tempFiles(t, dir))+len(tempFiles(t, other)) != 0 {
+			t.Error("temporary files left")
+		}
+	})
+	t.Run("a dangling symlink creates its target", func(t *testing.T) {
+		dir := t.TempDir()
+		link := filepath.Join(dir, "link.pgn")
+		os.Symlink("sub-target.pgn", link)
+		if err := writeOutput(link, "new"); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "sub-target.pgn")); string(b) != "new" {
+			t.Errorf("the target holds %q", b)
+		}
+		if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+			t.Error("the link was replaced")
+		}
+	})
+	t.Run("/dev/null is written to, not replaced", func(t *testing.T) {
+		before, err := os.Stat(os.DevNull)
+		if err != nil {
+			t.Skip(err)
+		}
+		if err := writeOutput(os.DevNull, "games"); err != nil {
+			t.Fatal(err)
+		}
+		after, err := os.Stat(os.DevNull)
+		if err != nil || !os.SameFile(before, after) || after.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("/dev/null is now %v (%v)", after.Mode(), err)
+		}
+		if len(tempFiles(t, "/dev")) != 0 {
+			t.Error("temporary files left in /dev")
+		}
+	})
+	t.Run("a FIFO is written to, not replaced", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		got := make(chan string)
+		go func() {
+			b, _ := os.ReadFile(fifo)
+			got <- string(b)
+		}()
+		if err := writeOutput(fifo, "games\n"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case s := <-got:
+			if s != "games\n" {
+				t.Errorf("the FIFO's reader got %q", s)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the FIFO's reader got nothing")
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+			t.Errorf("the FIFO was replaced: %v", fi.Mode())
+		}
+	})
+	t.Run("a directory is refused", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := writeOutput(dir, "x"); err == nil || !strings.Contains(err.Error(), "is a directory") {
+			t.Errorf("writing to a directory: %v", err)
+		}
+	})
+}
+
+func TestAtomicFileKeepsOwnerAndMode(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		mode     os.FileMode
+		uid, gid int // -1: leave
+	}{
+		{"setgid and sticky", 0o2750 | os.ModeSetgid | os.ModeSticky, -1, -1},
+		{"setuid", os.ModeSetuid | 0o755, -1, -1},
+		{"another owner and group", 0o644, 4321, 8765},
+		{"another group, setgid", os.ModeSetgid | 0o640, -1, 8765},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if (tt.uid >= 0 || tt.gid >= 0) && os.Geteuid() != 0 {
+				t.Skip("changing owners needs root")
+			}
+			target := filepath.Join(t.TempDir(), "g.pgn")
+			os.WriteFile(target, []byte("old"), 0o600)
+			if err := os.Chown(target, tt.uid, tt.gid); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(target, tt.mode); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.Stat(target)
+			if err := writeOutput(target, "new"); err != nil {
+				t.Fatal(err)
+			}
+			after, _ := os.Stat(target)
+			if after.Mode() != before.Mode() {
+				t.Errorf("mode %v, want %v", after.Mode(), before.Mode())
+			}
+			bs, as := before.Sys().(*syscall.Stat_t), after.Sys().(*syscall.Stat_t)
+			if as.Uid != bs.Uid || as.Gid != bs.Gid {
+				t.Errorf("owner %d:%d, want %d:%d", as.Uid, as.Gid, bs.Uid, bs.Gid)
+			}
+			if b, _ := os.ReadFile(target); string(b) != "new" {
+				t.Errorf("content %q", b)
+			}
+		})
+	}
+}
+
+func TestCommitAll(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		breakAt int // the output whose file is broken before CommitAll; -1: none
+		want    [2]string
+	}{
+		{"both committed", -1, [2]string{"new a", "new b"}},
+		{"the second fails: neither replaced", 1, [2]string{"old a", "old b"}},
+		{"the first fails: neither replaced", 0, [2]string{"old a", "old b"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			names := [2]string{filepath.Join(dir, "a.pgn"), filepath.Join(dir, "b.pgn.gz")}
+			var outs []*Output
+			for i, n := range names {
+				os.WriteFile(n, []byte("old "+string(rune('a'+i))), 0o644)
+				o, err := Create(n, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.WriteString(o, "new "+string(rune('a'+i)))
+				outs = append(outs, o)
+			}
+			if tt.breakAt >= 0 {
+				// A closed file fails its sync, as a full disk would.
+				outs[tt.breakAt].file.File.Close()
+			}
+			err := CommitAll(outs[0], nil, outs[1])
+			if (err != nil) != (tt.breakAt >= 0) {
+				t.Errorf("CommitAll: %v", err)
+			}
+			for i, n := range names {
+				in, err := Open(n, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(in)
+				in.Close()
+				if string(b) != tt.want[i] {
+					t.Errorf("%s holds %q, want %q", filepath.Base(n), b, tt.want[i])
+				}
+			}
+			if tmp := tempFiles(t, dir); len(tmp) != 0 {
+				t.Errorf("temporary files left: %v", tmp)
+			}
+		})
+	}
+}
+
+func TestOpenContextIdlePipe(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		write string // written before the pipe goes idle
+	}{
+		{"nothing ever written", ""},
+		{"a game, then nothing", "[Event \"x\"]\n\n1. e4 *\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			defer r.Close()
+			io.WriteString(w, tt.write)
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(50*time.Millisecond, cancel)
+			done := make(chan error, 1)
+			go func() {
+				in, err := OpenContext(ctx, "-", r)
+				if err != nil {
+					done <- err
+					return
+				}
+				defer in.Close()
+				_, err = io.ReadAll(in)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("error %v, want context.Canceled", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the read was not interrupted")
+			}
+		})
+	}
+}
+
+func TestOpenContextRegularFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.pgn")
+	os.WriteFile(path, []byte("games"), 0o644)
+	f, _ := os.Open(path)
+	defer f.Close()
+	for _, tt := range []struct {
+		name  string
+		file  string
+		stdin io.Reader
+	}{
+		{"by name", path, nil},
+		{"as stdin", "-", f},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := OpenContext(context.Background(), tt.file, tt.stdin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			if !in.Regular {
+				t.Error("Regular is false")
+			}
+			if _, ok := in.src.(*ctxReader); ok {
+				t.Error("a regular file is read through a goroutine")
+			}
+			if b, err := io.ReadAll(in); err != nil || string(b) != "games" {
+				t.Errorf("read %q, %v", b, err)
+			}
+		})
+	}
+}
