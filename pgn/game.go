@@ -28,6 +28,11 @@ type Game struct {
 	Partial bool
 	// Continued is set on the second and later parts of a partial game.
 	Continued bool
+	// TagsIncomplete is set when Tags does not hold the whole tag section:
+	// it ran past a Partial game's first part, or held more than MaxTags
+	// tags. Nothing can be known, or changed, of such a game from its
+	// tags.
+	TagsIncomplete bool
 
 	file     string
 	movetext int // offset of the movetext in Raw

@@ -328,6 +328,9 @@ func (r *Reader) setMeta(g *Game, partial bool) {
 		file:      r.Name,
 		movetext:  r.scan.movetext,
 		badTags:   r.scan.badTags,
+		// A game cut while still in its tag section has only some of its
+		// tags in its first part.
+		TagsIncomplete: r.scan.tagsCut || partial && (r.scan.mode == modeStart || r.scan.mode == modeTags),
 	}
 }
 

@@ -338,3 +338,44 @@ func TestParseErrorEscapesControls(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderIncompleteTags: a game whose tags cannot all be held is one
+// game, marked TagsIncomplete, and is never torn in two, even when the
+// size limit falls inside a tag line.
+func TestReaderIncompleteTags(t *testing.T) {
+	longTag := "[Annotator \"" + strings.Repeat("x", 1000) + "\"]\n"
+	tests := []struct {
+		name  string
+		input string
+		max   int
+		parts int // items the game comes in
+		tags  int // tags of its first part
+	}{
+		{"more than MaxTags tags", strings.Repeat("[Annotator \"x\"]\n", MaxTags+5) + "\n*\n", 0, 1, MaxTags},
+		{"tag section over the size limit", "[Event \"big\"]\n" + strings.Repeat(longTag, 100) + "\n1. e4 *\n", 64 << 10, 2, 65},
+		{"tag section of three parts", "[Event \"big\"]\n" + strings.Repeat(longTag, 200) + "\n1. e4 *\n", 64 << 10, 4, 65},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games := readAll(t, tt.input+"\n[Event \"next\"]\n\n*\n", iotest.HalfReader, tt.max)
+			if len(games) != tt.parts+1 {
+				t.Fatalf("%d items, want %d parts and the next game", len(games), tt.parts)
+			}
+			first := games[0]
+			if !first.TagsIncomplete || len(first.Tags) != tt.tags || first.Continued {
+				t.Errorf("first part: incomplete %v, %d tags, continued %v; want incomplete, %d tags", first.TagsIncomplete, len(first.Tags), first.Continued, tt.tags)
+			}
+			if !errors.Is(first.Problems[len(first.Problems)-1], ErrGameTooLarge) {
+				t.Errorf("first part's problems %v do not say it is too large", first.Problems)
+			}
+			for _, g := range games[1:tt.parts] {
+				if !g.Continued {
+					t.Errorf("item at line %d: a later part not marked Continued", g.Line)
+				}
+			}
+			if next := games[tt.parts]; next.Continued || string(next.Tags[0].Value) != "next" {
+				t.Errorf("the next game: continued %v, tags %v", next.Continued, next.Tags)
+			}
+		})
+	}
+}

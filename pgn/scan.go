@@ -39,6 +39,8 @@ type scanner struct {
 	braceOpen int  // offset of the '{' of the open comment
 	ctrl      bool // a control byte was already reported for this game
 	badTags   int  // malformed tag pairs seen in this game
+	tagsCut   bool // tags past MaxTags were not recorded
+	skipLine  bool // the part starts inside a header line, to be skipped
 	tags      []tagSpan
 	vals      []byte
 	problems  []problem
@@ -60,6 +62,10 @@ func (s *scanner) next(partial bool) {
 	s.mode = m
 	if m != modeStart && m != modeTags {
 		s.movetext = 0
+	} else {
+		// The cut fell inside a line of the tag section: its rest is the
+		// end of a tag, not the start of the movetext.
+		s.skipLine = true
 	}
 }
 
@@ -95,6 +101,16 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 	for i < len(data) {
 		switch s.mode {
 		case modeStart, modeTags:
+			if s.skipLine {
+				k := bytes.IndexByte(data[i:], '\n')
+				if k < 0 {
+					i = len(data)
+					return 0, false
+				}
+				i += k + 1
+				s.skipLine = false
+				continue
+			}
 			next, ok := s.headerLine(data, i, atEOF)
 			if !ok {
 				return 0, false // need more input for this line
@@ -314,9 +330,22 @@ func (s *scanner) tagPair(line []byte, base, j int) (end int, ok bool) {
 		s.vals = unescape(s.vals, raw)
 		t.valEnd = len(s.vals)
 	}
+	if len(s.tags) == MaxTags {
+		// A real game has a few dozen tags; past this many the game is
+		// hostile, and its tags are not worth the memory.
+		if !s.tagsCut {
+			s.tagsCut = true
+			s.problems = append(s.problems, problem{t.start, fmt.Errorf("%w: over %d tags; the game is passed through unexamined", ErrGameTooLarge, MaxTags)})
+		}
+		return p + 1, true
+	}
 	s.tags = append(s.tags, t)
 	return p + 1, true
 }
+
+// MaxTags is the most tags a Game holds; a game with more has
+// TagsIncomplete set.
+const MaxTags = 4096
 
 // maxTagProblems is how many malformed tag pairs of one game are reported
 // one by one; the rest are counted in one more problem.

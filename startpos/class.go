@@ -31,13 +31,16 @@ type Class struct {
 //     not counted.
 //   - Text with no tags that is not blank (a bare move list, junk) is a
 //     game of unknown start: nothing says where it started.
+//   - A game whose tags are not all at hand (pgn.Game.TagsIncomplete: a
+//     tag section larger than the reader holds at once) is a game of
+//     unknown start: the missing tags might say anything.
 //   - Every other game, including one too large to hold at once (its
 //     first part holds its tags), is classified by its tags (OfGame).
 func Classify(g *pgn.Game) Class {
 	if g.Continued || (!g.HasTagSection() && pgn.IsBlank(g.Raw)) {
 		return Class{Start: unknownStart}
 	}
-	if !g.HasTagSection() {
+	if !g.HasTagSection() || g.TagsIncomplete {
 		return Class{Counted: true, Start: unknownStart}
 	}
 	st, problems := OfGame(g)
