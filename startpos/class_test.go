@@ -53,4 +53,3 @@ func TestClassify(t *testing.T) {
 		})
 	}
 }
-
