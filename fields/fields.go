@@ -1,0 +1,506 @@
+// Package fields computes the derived fields of a PGN game, the values
+// that frctool's commands select, group and print games by, so that every
+// command reads them in one way: the start position's numbers and kind,
+// the number of plies, the players' mean rating, the year and date, the
+// clock and the speed class, the result, and whether a bot played.
+//
+// A derived field has a lower_snake name (see Names); any other name is a
+// tag, read as spelled in the PGN, case-sensitively. PGN tag names start
+// with an upper-case letter in practice, so the two cannot clash; should a
+// file hold a lower-case tag of a derived field's name, the derived field
+// wins, and Tag reads the tag itself.
+//
+// Each field is computed only when asked for, from the tags it needs, and
+// without allocating; the moves are counted only for plies, and only when
+// the game has no usable PlyCount tag.
+package fields
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
+)
+
+// Type is the type of a field's value.
+type Type uint8
+
+// The types of values. A field's Type is that of its values when they are
+// known; a value that is missing or unreadable has TypeMissing.
+const (
+	TypeMissing Type = iota
+	TypeNumber
+	TypeText
+	TypeDate
+	TypeBool
+)
+
+var typeNames = [...]string{TypeMissing: "missing", TypeNumber: "number", TypeText: "text", TypeDate: "date", TypeBool: "bool"}
+
+// String returns the type's name: "number".
+func (t Type) String() string {
+	if int(t) < len(typeNames) {
+		return typeNames[t]
+	}
+	return typeNames[TypeMissing]
+}
+
+// Value is the value of one field of one game.
+type Value struct {
+	Type Type
+	Num  float64 // TypeNumber
+	// Text is the value of TypeText, and the tag's text of TypeDate. It
+	// shares memory with the game or the package and must not be
+	// modified; it is valid as long as the game is.
+	Text []byte
+	Date Date // TypeDate
+	Bool bool // TypeBool
+}
+
+// Missing reports whether the value is missing or unreadable.
+func (v Value) Missing() bool { return v.Type == TypeMissing }
+
+// String returns the value as text: a number without needless decimals,
+// a date as PGN writes it, "true" or "false", and "" when missing.
+func (v Value) String() string {
+	switch v.Type {
+	case TypeNumber:
+		return formatNumber(v.Num)
+	case TypeText, TypeDate:
+		return string(v.Text)
+	case TypeBool:
+		if v.Bool {
+			return "true"
+		}
+		return "false"
+	}
+	return ""
+}
+
+// formatNumber writes integers without a fraction, as tags have them.
+func formatNumber(f float64) string {
+	if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
+		return fmt.Sprint(int64(f))
+	}
+	return fmt.Sprint(f)
+}
+
+func number(n int) Value      { return Value{Type: TypeNumber, Num: float64(n)} }
+func text(b []byte) Value     { return Value{Type: TypeText, Text: b} }
+func boolean(b bool) Value    { return Value{Type: TypeBool, Bool: b} }
+func numberF(f float64) Value { return Value{Type: TypeNumber, Num: f} }
+
+// id names a derived field; tagID is a tag.
+type id uint8
+
+const (
+	tagID id = iota
+	spID
+	fritz9ID
+	whiteSPID
+	blackSPID
+	kindID
+	pliesID
+	eloID
+	minEloID
+	eloDiffID
+	eloBandID
+	yearID
+	dateID
+	baseID
+	incrementID
+	speedID
+	resultID
+	botID
+	numIDs
+)
+
+type info struct {
+	name   string
+	typ    Type
+	doc    string
+	values []string // the closed set of values, for kind and speed
+}
+
+var derived = [numIDs]info{
+	spID:        {"sp", TypeNumber, "Scharnagl number of the start position (Chess960 starts only)", nil},
+	fritz9ID:    {"fritz9", TypeNumber, "Fritz 9 number of the start position (Chess960 starts only)", nil},
+	whiteSPID:   {"white_sp", TypeNumber, "Scharnagl number of White's back rank (Chess960 and DFRC)", nil},
+	blackSPID:   {"black_sp", TypeNumber, "Scharnagl number of Black's back rank (Chess960 and DFRC)", nil},
+	kindID:      {"kind", TypeText, "kind of start: chess960, dfrc, other or unknown", []string{"chess960", "dfrc", "other", "unknown"}},
+	pliesID:     {"plies", TypeNumber, "half-moves of the main line: the PlyCount tag, or counted", nil},
+	eloID:       {"elo", TypeNumber, "mean of WhiteElo and BlackElo, rounded down", nil},
+	minEloID:    {"min_elo", TypeNumber, "lower of WhiteElo and BlackElo", nil},
+	eloDiffID:   {"elo_diff", TypeNumber, "WhiteElo minus BlackElo", nil},
+	eloBandID:   {"elo_band", TypeNumber, "elo rounded down to a multiple of 200", nil},
+	yearID:      {"year", TypeNumber, "year of date", nil},
+	dateID:      {"date", TypeDate, "the Date tag, or UTCDate when Date has no year", nil},
+	baseID:      {"base", TypeNumber, "initial clock time in seconds, from TimeControl", nil},
+	incrementID: {"increment", TypeNumber, "increment a move in seconds, from TimeControl", nil},
+	speedID:     {"speed", TypeText, "ultrabullet, bullet, blitz, rapid, classical or correspondence", speedNames[UltraBullet:]},
+	resultID:    {"result", TypeText, "the Result tag, trimmed", nil},
+	botID:       {"bot", TypeBool, "true when WhiteTitle or BlackTitle is BOT", []string{"true", "false"}},
+}
+
+// kindText holds the kinds' names as bytes for Value.Text.
+var kindText = func() (t [4][]byte) {
+	for k := range t {
+		t[k] = []byte(startpos.Kind(k).String())
+	}
+	return t
+}()
+
+// Names returns the names of the derived fields.
+func Names() []string {
+	names := make([]string, 0, numIDs-1)
+	for _, d := range derived[1:] {
+		names = append(names, d.name)
+	}
+	return names
+}
+
+// ErrUnknownField is the error for a lower-case name that is no derived
+// field: tags start with an upper-case letter, so it is most likely a
+// misspelt field.
+var ErrUnknownField = errors.New("unknown field")
+
+// ErrBadName is the error for a name that cannot be a tag's.
+var ErrBadName = errors.New("not a tag name")
+
+// Field is a derived field or a tag, found once by name and then read
+// from any number of games. The zero Field is no field; Fields are
+// comparable.
+type Field struct {
+	id  id
+	tag string
+}
+
+// Lookup returns the field named name: a derived field, or else a tag.
+// Names that start with a lower-case letter and are no derived field give
+// ErrUnknownField; names with bytes a PGN tag name cannot hold give
+// ErrBadName.
+func Lookup(name string) (Field, error) {
+	for i := id(1); i < numIDs; i++ {
+		if derived[i].name == name {
+			return Field{id: i}, nil
+		}
+	}
+	if name == "" {
+		return Field{}, fmt.Errorf("%w: empty", ErrBadName)
+	}
+	for i := 0; i < len(name); i++ {
+		if !isNameByte(name[i]) {
+			return Field{}, fmt.Errorf("%w: %q", ErrBadName, name)
+		}
+	}
+	if c := name[0]; c >= 'a' && c <= 'z' {
+		return Field{}, fmt.Errorf("%w: %q", ErrUnknownField, name)
+	}
+	return Field{tag: name}, nil
+}
+
+// isNameByte reports whether c may stand in a tag name, as the PGN reader
+// accepts them.
+func isNameByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+' || c == '#' || c == '=' || c == ':'
+}
+
+// Tag returns the field of the tag named name, whatever its spelling,
+// even when a derived field has that name.
+func Tag(name string) Field { return Field{tag: name} }
+
+// Name returns the field's name.
+func (f Field) Name() string {
+	if f.id != tagID {
+		return derived[f.id].name
+	}
+	return f.tag
+}
+
+// Start reports whether the field is read from the game's start position
+// (its startpos.Class) rather than its tags or moves.
+func (f Field) Start() bool {
+	return f.id == spID || f.id == fritz9ID || f.id == whiteSPID || f.id == blackSPID || f.id == kindID
+}
+
+// IsTag reports whether the field is a tag rather than a derived field.
+func (f Field) IsTag() bool { return f.id == tagID }
+
+// Type returns the type of the field's values. Tags are text, except the
+// date tags Date, UTCDate and EventDate, which are dates when they can be
+// read as one and text otherwise.
+func (f Field) Type() Type {
+	if f.id != tagID {
+		return derived[f.id].typ
+	}
+	if isDateTag(f.tag) {
+		return TypeDate
+	}
+	return TypeText
+}
+
+func isDateTag(name string) bool {
+	return name == "Date" || name == "UTCDate" || name == "EventDate"
+}
+
+// Values returns the only values a field can have, for kind, speed and
+// bot, and nil for the others. The caller must not modify it.
+func (f Field) Values() []string { return derived[f.id].values }
+
+// Doc returns a one-line description of a derived field, and "" for a
+// tag.
+func (f Field) Doc() string { return derived[f.id].doc }
+
+// Get returns the value of the field named name (see Lookup), and a
+// missing value for a name that is no field.
+func Get(g *pgn.Game, c *startpos.Class, name string) Value {
+	f, err := Lookup(name)
+	if err != nil {
+		return Value{}
+	}
+	return f.Value(g, c)
+}
+
+// Value returns the field's value for game g of class c. The class is
+// that of startpos.Classify; when c is nil and the field needs it, the
+// game is classified here.
+func (f Field) Value(g *pgn.Game, c *startpos.Class) Value {
+	switch f.id {
+	case tagID:
+		v, ok := g.Tag(f.tag)
+		if !ok {
+			return Value{}
+		}
+		if isDateTag(f.tag) {
+			if d, ok := ParseDate(v); ok {
+				return Value{Type: TypeDate, Date: d, Text: v}
+			}
+		}
+		return text(v)
+	case spID, fritz9ID, whiteSPID, blackSPID, kindID:
+		if c == nil {
+			cl := startpos.Classify(g)
+			c = &cl
+		}
+		return startField(f.id, c.Start)
+	case pliesID:
+		if n, ok := Plies(g); ok {
+			return number(n)
+		}
+	case eloID:
+		if n, ok := Elo(g); ok {
+			return number(n)
+		}
+	case minEloID:
+		if n, ok := MinElo(g); ok {
+			return number(n)
+		}
+	case eloDiffID:
+		if n, ok := EloDiff(g); ok {
+			return number(n)
+		}
+	case eloBandID:
+		if n, ok := EloBand(g); ok {
+			return number(n)
+		}
+	case yearID:
+		if n, ok := Year(g); ok {
+			return number(n)
+		}
+	case dateID:
+		if v, d, ok := gameDate(g); ok {
+			return Value{Type: TypeDate, Date: d, Text: v}
+		}
+	case baseID, incrementID, speedID:
+		v, ok := g.Tag("TimeControl")
+		if !ok {
+			return Value{}
+		}
+		base, inc, speed, ok := TimeControl(v)
+		switch {
+		case !ok:
+		case f.id == speedID:
+			return text(speedText[speed])
+		case speed == Correspondence:
+			// A day a move is no game clock: base and increment would
+			// only mislead a selection on time.
+		case f.id == baseID:
+			return numberF(base)
+		default:
+			return numberF(inc)
+		}
+	case resultID:
+		if v, ok := g.Tag("Result"); ok {
+			return text(trimBlanks(v))
+		}
+	case botID:
+		return boolean(Bot(g))
+	}
+	return Value{}
+}
+
+// startField returns one of the start position's fields.
+func startField(i id, st startpos.Start) Value {
+	switch i {
+	case kindID:
+		k := st.Kind
+		if int(k) >= len(kindText) {
+			k = startpos.Unknown
+		}
+		return text(kindText[k])
+	case spID:
+		if sp, ok := st.SP(); ok {
+			return number(sp)
+		}
+	case fritz9ID:
+		if w, _, ok := st.Fritz9(); ok && st.Kind == startpos.Chess960 {
+			return number(w)
+		}
+	case whiteSPID:
+		if st.Kind == startpos.Chess960 || st.Kind == startpos.DFRC {
+			return number(st.White)
+		}
+	case blackSPID:
+		if st.Kind == startpos.Chess960 || st.Kind == startpos.DFRC {
+			return number(st.Black)
+		}
+	}
+	return Value{}
+}
+
+// gameDate is GameDate with the text it was read from.
+func gameDate(g *pgn.Game) ([]byte, Date, bool) {
+	if v, ok := g.Tag("Date"); ok {
+		if d, ok := ParseDate(v); ok {
+			return v, d, true
+		}
+	}
+	if v, ok := g.Tag("UTCDate"); ok {
+		if d, ok := ParseDate(v); ok {
+			return v, d, true
+		}
+	}
+	return nil, Date{}, false
+}
+
+// Rating reads a rating tag value. "", "?", "-", "0" and anything but
+// digits are no rating: servers write them for unrated players.
+func Rating(v []byte) (int, bool) {
+	v = trimBlanks(v)
+	if len(v) == 0 || len(v) > 5 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n > 0
+}
+
+// Ratings returns the WhiteElo and BlackElo ratings, ok only when both
+// are known.
+func Ratings(g *pgn.Game) (white, black int, ok bool) {
+	wv, _ := g.Tag("WhiteElo")
+	bv, _ := g.Tag("BlackElo")
+	w, wok := Rating(wv)
+	b, bok := Rating(bv)
+	return w, b, wok && bok
+}
+
+// Elo returns the mean of the two players' ratings, rounded down.
+func Elo(g *pgn.Game) (int, bool) {
+	w, b, ok := Ratings(g)
+	return (w + b) / 2, ok
+}
+
+// MinElo returns the lower of the two players' ratings.
+func MinElo(g *pgn.Game) (int, bool) {
+	w, b, ok := Ratings(g)
+	return min(w, b), ok
+}
+
+// EloDiff returns White's rating minus Black's.
+func EloDiff(g *pgn.Game) (int, bool) {
+	w, b, ok := Ratings(g)
+	return w - b, ok
+}
+
+// EloBandWidth is the width of the rating bands of EloBand.
+const EloBandWidth = 200
+
+// EloBand returns Elo rounded down to a multiple of EloBandWidth: a game
+// of mean rating 1937 is in the band 1800.
+func EloBand(g *pgn.Game) (int, bool) {
+	e, ok := Elo(g)
+	return e / EloBandWidth * EloBandWidth, ok
+}
+
+// maxPlyCount is the largest PlyCount taken at its word: longer games
+// than that are typing mistakes, and the moves are counted instead.
+const maxPlyCount = 99999
+
+// ParsePlyCount reads a PlyCount tag value: a non-negative integer.
+func ParsePlyCount(v []byte) (int, bool) {
+	v = trimBlanks(v)
+	if len(v) == 0 || len(v) > 5 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n <= maxPlyCount
+}
+
+// Plies returns the number of half-moves of the game's main line: its
+// PlyCount tag when that is a sane number, or else the moves counted
+// (pgn.CountPlies). A part of a game too large to hold at once has no
+// count unless its tags give one, since its moves are not all there.
+func Plies(g *pgn.Game) (int, bool) {
+	if v, ok := g.Tag("PlyCount"); ok {
+		if n, ok := ParsePlyCount(v); ok {
+			return n, true
+		}
+	}
+	if g.Partial || g.Continued {
+		return 0, false
+	}
+	return pgn.CountPlies(g.Movetext()), true
+}
+
+// Result returns the Result tag, trimmed.
+func Result(g *pgn.Game) ([]byte, bool) {
+	v, ok := g.Tag("Result")
+	return trimBlanks(v), ok
+}
+
+var botTitle = []byte("BOT")
+
+// Bot reports whether a bot played: WhiteTitle or BlackTitle is "BOT", as
+// lichess marks its bot accounts.
+func Bot(g *pgn.Game) bool {
+	for _, name := range [2]string{"WhiteTitle", "BlackTitle"} {
+		if v, ok := g.Tag(name); ok && bytes.Equal(trimBlanks(v), botTitle) {
+			return true
+		}
+	}
+	return false
+}
+
+// GameSpeed returns the speed class of the game's TimeControl tag.
+func GameSpeed(g *pgn.Game) (Speed, bool) {
+	v, ok := g.Tag("TimeControl")
+	if !ok {
+		return UnknownSpeed, false
+	}
+	_, _, s, ok := TimeControl(v)
+	return s, ok
+}
