@@ -16,7 +16,7 @@ func BenchmarkFilter(b *testing.B) {
 	b.SetBytes(int64(len(input)))
 	for b.Loop() {
 		f := NewFilter(sel, io.Discard, io.Discard)
-		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), 2, pgn.Hooks{}); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -33,7 +33,7 @@ func BenchmarkSplit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := s.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), 2, pgn.Hooks{}); err != nil {
+		if err := s.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Close(); err != nil {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 // A sink receives the bytes of games by destination. Destinations are
@@ -19,11 +21,28 @@ type sink interface {
 
 // Summary counts what a run read and where it went.
 type Summary struct {
-	Games    int // games read, each counted once however large
-	Selected int // games selected (Filter) or written to SP and Fritz9 files (Splitter)
-	Warnings int // problems reported
+	// Tally counts the games, each once however large, by the kind of
+	// their start, and the problems reported.
+	startpos.Tally
+	// Selected counts the games selected (Filter) or written to the files
+	// of a number (Splitter).
+	Selected int64
 	// ByClass counts the games of each class.
-	ByClass [Classes]int
+	ByClass [Classes]int64
+}
+
+// RunOptions say how to run a Filter or Splitter and where its reports
+// go.
+type RunOptions struct {
+	// Jobs is the number of goroutines classifying games; 0 means one per
+	// core.
+	Jobs int
+	// Warn, if set, receives every problem of the input, in input order:
+	// the reader's, then the start tags'.
+	Warn func(*pgn.ParseError)
+	// Progress, if set, receives the number of games in each finished
+	// batch.
+	Progress func(games int)
 }
 
 // router carries what links the games of a run across batches and across
@@ -36,70 +55,36 @@ type router struct {
 
 func newRouter() router { return router{last: -1} }
 
-// item is one game's class, worked out by a pipeline worker.
-type item struct {
-	class    int
-	counted  bool
-	problems []*pgn.ParseError // start problems only
-}
-
-type batchResult struct{ items []item }
-
-// run routes every game of r to s, classifying on up to jobs goroutines
-// and writing on the calling one, in input order. selected reports which
-// destinations count as selected in the Summary.
-func (rt *router) run(ctx context.Context, r *pgn.Reader, jobs int, s sink, selected func(d int) bool, hooks pgn.Hooks) error {
-	work := func(b *pgn.Batch, res *batchResult) {
-		res.items = res.items[:0]
-		for i := range b.Games {
-			class, counted, problems := Class(&b.Games[i])
-			res.items = append(res.items, item{class: class, counted: counted, problems: problems})
+// run routes every game of r to s in input order. The runner classifies
+// the games on its workers; routing and writing happen on the calling
+// goroutine. selected reports which destinations count as selected in the
+// Summary.
+func (rt *router) run(ctx context.Context, r *pgn.Reader, opts RunOptions, s sink, selected func(d int) bool) error {
+	emit := func(it *pipeline.Item[struct{}]) error {
+		raw := it.Game.Raw
+		class := Class(&it.Class)
+		if class == Follow {
+			if rt.last < 0 {
+				rt.pending = append(rt.pending, raw...)
+				return nil
+			}
+			return s.write(rt.last, raw)
 		}
-	}
-	emit := func(b *pgn.Batch, res *batchResult) error {
-		games := 0
-		defer func() { hooks.Done(games) }()
-		for i := range res.items {
-			it := &res.items[i]
-			g := &b.Games[i]
-			rt.report(g.Problems, hooks)
-			rt.report(it.problems, hooks)
-			if !it.counted {
-				if rt.last < 0 {
-					rt.pending = append(rt.pending, g.Raw...)
-					continue
-				}
-				if err := s.write(rt.last, g.Raw); err != nil {
-					return err
-				}
-				continue
-			}
-			d := s.dest(it.class)
-			games++
-			rt.sum.Games++
-			rt.sum.ByClass[it.class]++
-			if selected(d) {
-				rt.sum.Selected++
-			}
-			if len(rt.pending) > 0 {
-				if err := s.write(d, rt.pending); err != nil {
-					return err
-				}
-				rt.pending = nil
-			}
-			if err := s.write(d, g.Raw); err != nil {
+		d := s.dest(class)
+		rt.sum.ByClass[class]++
+		if selected(d) {
+			rt.sum.Selected++
+		}
+		if len(rt.pending) > 0 {
+			if err := s.write(d, rt.pending); err != nil {
 				return err
 			}
-			rt.last = d
+			rt.pending = nil
 		}
-		return nil
+		rt.last = d
+		return s.write(d, raw)
 	}
-	return pgn.Pipeline(ctx, r, jobs, work, emit)
-}
-
-func (rt *router) report(problems []*pgn.ParseError, hooks pgn.Hooks) {
-	rt.sum.Warnings += len(problems)
-	hooks.Report(problems)
+	return pipeline.Run(ctx, r, pipeline.Options(opts), pipeline.Job[struct{}]{Emit: emit}, &rt.sum.Tally)
 }
 
 // finish writes the bytes held back when the run had no game at all to
@@ -116,7 +101,7 @@ func (rt *router) finish(s sink, d int) error {
 // Filter sends each game to one of two writers, the selected or the
 // rejected games, so that the two outputs together are the input.
 //
-// Bytes that are not a game (see [Class]) go with the game before them;
+// Bytes that are not a game (class [Follow]) go with the game before them;
 // those at the start of the run go with its first game; and when the run
 // has no game at all, they go to the rejected writer, so that the selected
 // output holds exactly the selected games. A run may read several inputs:
@@ -139,12 +124,12 @@ func NewFilter(sel *Selector, selected, rejected io.Writer) *Filter {
 	return &Filter{sel: sel, selected: selected, rejected: rejected, rt: newRouter()}
 }
 
-// Run filters every game of r, classifying on up to jobs goroutines while
-// keeping the input's order, and reports through hooks on the calling
-// goroutine, in input order. Run may be called once per input; call Close
-// after the last.
-func (f *Filter) Run(ctx context.Context, r *pgn.Reader, jobs int, hooks pgn.Hooks) error {
-	return f.rt.run(ctx, r, jobs, f, func(d int) bool { return d == toSelected }, hooks)
+// Run filters every game of r, classifying on up to opts.Jobs goroutines
+// while keeping the input's order, and reports to opts.Warn and
+// opts.Progress on the calling goroutine, in input order. Run may be
+// called once per input; call Close after the last.
+func (f *Filter) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
+	return f.rt.run(ctx, r, opts, f, func(d int) bool { return d == toSelected })
 }
 
 // Close writes what is still held back: the blank text of a run that had

@@ -22,7 +22,7 @@
 //
 // The criteria of a [Criteria] select a set of classes:
 //
-//   - The position criteria (SPs, from --sp, --fritz9 and --rank) together
+//   - The position criteria (SPs, by number or back rank) together
 //     with DFRC and Other form one union: a game matches when its class is
 //     any of them. When none of them is given, every class is selected.
 //   - ExcludeStandard then removes SP 518.
@@ -34,7 +34,6 @@ package selector
 
 import (
 	"github.com/frctool/frctool/numbering"
-	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -60,42 +59,35 @@ func ClassOf(st startpos.Start) int {
 	return Other
 }
 
-// follow is the class of bytes that are not a game: they go where the
+// Follow is the class of bytes that are not a game: they go where the
 // game before them went.
-const follow = -1
+const Follow = -1
 
-// Class returns the class of one item of a pgn.Reader's stream, and
-// whether it counts as a game. The rules are those of package annotate:
+// Class returns the class of one item of a pgn.Reader's stream, as
+// startpos.Classify classified it, so that selector counts and places
+// games as every other command does:
 //
-//   - The second and later parts of a game too large to hold at once
-//     (Continued) belong to the game before them; so do blank text with
-//     neither tags nor moves. For these Class returns counted false and a
-//     negative class, and a Filter or Splitter writes them where the game
-//     before them went (at the start of the input, where the first game
-//     goes).
-//   - A game with a tag section is classed by its start position, read
-//     from its tags (also when it is too large and only its first part is
-//     at hand).
-//   - Text with no tags that is not blank (a bare move list, junk) counts
-//     as a game, of class Other: nothing says where it started.
-//
-// problems are the start tags' problems, to report beside g.Problems.
-func Class(g *pgn.Game) (class int, counted bool, problems []*pgn.ParseError) {
-	if !startpos.Classify(g).Counted {
-		return follow, false, nil
+//   - Bytes that are not a game of their own (not counted: the second and
+//     later parts of a game too large to hold at once, and blank text with
+//     no tags) are of class Follow. A Filter or Splitter writes them where
+//     the game before them went (at the start of the input, where the
+//     first game goes).
+//   - A game is of the class of its start (ClassOf). A game too large to
+//     hold at once is classed by the tags of its first part; text with no
+//     tags that is not blank (a bare move list, junk) has an unknown start
+//     and is of class Other.
+func Class(c *startpos.Class) int {
+	if !c.Counted {
+		return Follow
 	}
-	if !g.HasTagSection() {
-		return Other, true, nil
-	}
-	st, problems := startpos.OfGame(g)
-	return ClassOf(st), true, problems
+	return ClassOf(c.Start)
 }
 
 // Criteria say which games to select. The zero Criteria selects every
 // game.
 type Criteria struct {
-	// SPs are the wanted Scharnagl numbers (0..959), from ParseList and
-	// ParseRanks; Fritz9 numbers are converted first.
+	// SPs are the wanted Scharnagl numbers (0..959), as
+	// numbering.ParseList and numbering.ParseRanks give them.
 	SPs []int
 	// DFRC selects games whose two back ranks differ.
 	DFRC bool

@@ -77,6 +77,48 @@ func TestClassOf(t *testing.T) {
 	}
 }
 
+// TestClass: the class of each item of a stream, as the runner
+// classifies it.
+func TestClass(t *testing.T) {
+	const dfrcFEN = `[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]`
+	for _, tc := range []struct {
+		name    string
+		input   string
+		maxGame int   // above 0: games larger are cut into parts
+		want    []int // per item of the stream, a run of Follow as one
+	}{
+		{"standard chess, no FEN", "[Event \"a\"]\n\n1. e4 *\n", 0, []int{518}},
+		{"SP 0 in Shredder-FEN", "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n*\n", 0, []int{0}},
+		{"DFRC", dfrcFEN + "\n\n*\n", 0, []int{DFRC}},
+		{"mid-game FEN", "[FEN \"8/8/8/4k3/8/8/8/4K3 w - - 0 1\"]\n\n*\n", 0, []int{Other}},
+		{"set up without a FEN: unknown", "[SetUp \"1\"]\n\n*\n", 0, []int{Other}},
+		{"moves with no tags: unknown", "1. e4 e5 *\n", 0, []int{Other}},
+		{"blank text is not a game", "\n \n\t\n", 0, []int{Follow}},
+		{"two games", "[Event \"a\"]\n\n*\n\n[Event \"b\"]\n" + dfrcFEN + "\n\n*\n", 0, []int{518, DFRC}},
+		{"a large game's parts follow its first", dfrcFEN + "\n\n1. e4 {" + strings.Repeat("a long comment ", 1000) + "} *\n\n[Event \"b\"]\n\n*\n", 4096,
+			[]int{DFRC, Follow, 518}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			games, err := newReader([]byte(tc.input), tc.maxGame).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for i := range games {
+				c := startpos.Classify(&games[i])
+				// How many parts a game is cut into is the reader's
+				// business.
+				if c := Class(&c); c != Follow || len(got) == 0 || got[len(got)-1] != Follow {
+					got = append(got, c)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("classes %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // mixedEvents are the games of testdata/filter/mixed.pgn by class; "" is
 // the junk text before the first game.
 var mixedEvents = []struct {
@@ -107,7 +149,7 @@ func events(t *testing.T, data []byte) []string {
 	}
 	var evs []string
 	for i := range games {
-		if _, counted, _ := Class(&games[i]); counted {
+		if startpos.Classify(&games[i]).Counted {
 			v, _ := games[i].Tag("Event")
 			evs = append(evs, string(v))
 		}
@@ -140,7 +182,7 @@ func TestFilterFlags(t *testing.T) {
 			var sel, rej bytes.Buffer
 			f := NewFilter(New(tc.c), &sel, &rej)
 			r := pgn.NewReader(bytes.NewReader(input))
-			if err := f.Run(context.Background(), r, 2, pgn.Hooks{}); err != nil {
+			if err := f.Run(context.Background(), r, RunOptions{Jobs: 2}); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.Close(); err != nil {
@@ -161,7 +203,7 @@ func TestFilterFlags(t *testing.T) {
 				t.Errorf("rejected %q\nwant %q", got, wantRej)
 			}
 			sum := f.Summary()
-			if sum.Games != len(mixedEvents) || sum.Selected != len(tc.want) {
+			if sum.Games != int64(len(mixedEvents)) || sum.Selected != int64(len(tc.want)) {
 				t.Errorf("summary %d games, %d selected; want %d, %d", sum.Games, sum.Selected, len(mixedEvents), len(tc.want))
 			}
 			checkMerge(t, input, map[string][]byte{"selected": sel.Bytes(), "rejected": rej.Bytes()})
@@ -218,7 +260,7 @@ func checkMerge(t *testing.T, input []byte, outputs map[string][]byte) {
 		if found == "" {
 			t.Fatalf("input game %d (line %d, %q...) is in no output where it belongs", n, g.Line, head(g.Raw))
 		}
-		if _, counted, _ := Class(g); !counted && last != "" && found != last {
+		if !startpos.Classify(g).Counted && last != "" && found != last {
 			t.Errorf("input item %d (line %d), not a game, went to %s, not with the game before it in %s", n, g.Line, found, last)
 		}
 		rest[found] = rest[found][len(g.Raw):]
@@ -302,7 +344,7 @@ func TestFilterPartition(t *testing.T) {
 					var sel, rej bytes.Buffer
 					f := NewFilter(New(c), &sel, &rej)
 					r := newReader(input, maxGame)
-					if err := f.Run(context.Background(), r, jobs, pgn.Hooks{}); err != nil {
+					if err := f.Run(context.Background(), r, RunOptions{Jobs: jobs}); err != nil {
 						t.Fatal(err)
 					}
 					if err := f.Close(); err != nil {
@@ -338,10 +380,10 @@ func TestFilterRealdataCounts(t *testing.T) {
 		{Criteria{DFRC: true, Invert: true}, 0},
 	} {
 		f := NewFilter(New(tc.c), io.Discard, nil)
-		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), 2, pgn.Hooks{}); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
 			t.Fatal(err)
 		}
-		if s := f.Summary(); s.Games != 10 || s.Selected != tc.want {
+		if s := f.Summary(); s.Games != 10 || s.Selected != int64(tc.want) {
 			t.Errorf("%+v: %d games, %d selected; want 10, %d", tc.c, s.Games, s.Selected, tc.want)
 		}
 	}
@@ -353,7 +395,7 @@ func TestFilterBlankOnly(t *testing.T) {
 	for _, c := range []Criteria{{}, {Invert: true}} {
 		var sel, rej bytes.Buffer
 		f := NewFilter(New(c), &sel, &rej)
-		if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader("\n\n  \n")), 1, pgn.Hooks{}); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader("\n\n  \n")), RunOptions{Jobs: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {
@@ -383,7 +425,7 @@ func TestFilterLeadingBlank(t *testing.T) {
 		var sel, rej bytes.Buffer
 		f := NewFilter(New(Criteria{DFRC: true}), &sel, &rej)
 		for _, in := range tc.inputs {
-			if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(in)), 1, pgn.Hooks{}); err != nil {
+			if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(in)), RunOptions{Jobs: 1}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -405,7 +447,7 @@ func TestFilterWarnings(t *testing.T) {
 	f := NewFilter(New(Criteria{}), io.Discard, nil)
 	r := pgn.NewReader(bytes.NewReader(input))
 	r.Name = "mixed.pgn"
-	if err := f.Run(context.Background(), r, 3, pgn.Hooks{Warn: func(p *pgn.ParseError) { got = append(got, p.Error()) }}); err != nil {
+	if err := f.Run(context.Background(), r, RunOptions{Jobs: 3, Warn: func(p *pgn.ParseError) { got = append(got, p.Error()) }}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -418,8 +460,44 @@ func TestFilterWarnings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if f.Summary().Warnings != len(want) {
+	if f.Summary().Warnings != int64(len(want)) {
 		t.Errorf("summary counts %d warnings, want %d", f.Summary().Warnings, len(want))
+	}
+}
+
+// TestFilterSummary: the summary counts the games by the kind of their
+// start, whatever the selection, and the selected games and the classes
+// on top.
+func TestFilterSummary(t *testing.T) {
+	input, err := os.ReadFile("../testdata/filter/mixed.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tally = "12 games, 6 identified (4 distinct SPs), 1 DFRC, 1 other start positions, 4 unknown, 5 warnings"
+	for _, tc := range []struct {
+		name     string
+		c        Criteria
+		selected int64
+	}{
+		{"everything", Criteria{}, 12},
+		{"dfrc", Criteria{DFRC: true}, 1},
+		{"other", Criteria{Other: true}, 5},
+		{"invert everything", Criteria{Invert: true}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewFilter(New(tc.c), io.Discard, nil)
+			if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
+				t.Fatal(err)
+			}
+			s := f.Summary()
+			if got := s.Tally.String(); got != tally {
+				t.Errorf("tally %q, want %q", got, tally)
+			}
+			if s.Selected != tc.selected || s.ByClass[0] != 2 || s.ByClass[518] != 2 || s.ByClass[DFRC] != 1 || s.ByClass[Other] != 5 {
+				t.Errorf("%d selected, want %d; by class SP 0 %d, SP 518 %d, DFRC %d, other %d, want 2, 2, 1, 5",
+					s.Selected, tc.selected, s.ByClass[0], s.ByClass[518], s.ByClass[DFRC], s.ByClass[Other])
+			}
+		})
 	}
 }
 
@@ -433,7 +511,7 @@ func TestContinuedFollows(t *testing.T) {
 	var sel, rej bytes.Buffer
 	f := NewFilter(New(Criteria{DFRC: true}), &sel, &rej)
 	r := newReader(input, 4096)
-	if err := f.Run(context.Background(), r, 2, pgn.Hooks{}); err != nil {
+	if err := f.Run(context.Background(), r, RunOptions{Jobs: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if sel.String() != huge || rej.String() != small+small {

@@ -10,9 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
@@ -81,15 +78,13 @@ type Splitter struct {
 	names [Classes]string
 	comp  stream.Compression
 
-	bufs    [Classes][]byte
-	pending int // bytes in bufs
-	files   [Classes]*outFile
-	open    *list.List // of *outFile, most recently used first
-	written [Classes]bool
-	nfiles  int
-	// free compressors, reset for the next file to open
-	gzFree   []*gzip.Writer
-	zstdFree []*zstd.Encoder
+	bufs     [Classes][]byte
+	pending  int // bytes in bufs
+	files    [Classes]*outFile
+	open     *list.List // of *outFile, most recently used first
+	written  [Classes]bool
+	nfiles   int
+	appender *stream.Appender
 
 	// Creating a file can take a millisecond on some file systems, most of
 	// it waiting: files are created in the background, a few at a time, as
@@ -114,11 +109,8 @@ const (
 )
 
 type outFile struct {
+	*stream.AppendFile
 	class int
-	f     *os.File
-	w     io.Writer // f or the compressor
-	gz    *gzip.Writer
-	zs    *zstd.Encoder
 	elem  *list.Element
 }
 
@@ -156,7 +148,7 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 			return nil, fmt.Errorf("output directory %s: %w", opts.Dir, err)
 		}
 		if len(names) > 0 {
-			return nil, fmt.Errorf("%s: %w (it holds %s); give a new or empty directory, or --append to add to its files", opts.Dir, ErrNotEmpty, names[0])
+			return nil, fmt.Errorf("%s: %w (it holds %s)", opts.Dir, ErrNotEmpty, names[0])
 		}
 	}
 	return s, nil
@@ -167,11 +159,11 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 func (s *Splitter) makeNames() error {
 	p := s.opts.Pattern
 	if strings.ContainsAny(p, `/\`) {
-		return fmt.Errorf("%w %q: a file name, not a path (give the directory with -o)", ErrPattern, p)
+		return fmt.Errorf("%w %q: a file name, not a path", ErrPattern, p)
 	}
-	switch s.comp = stream.ByExtension(p); s.comp {
-	case stream.None, stream.Gzip, stream.Zstd:
-	default:
+	s.comp = stream.ByExtension(p)
+	var err error
+	if s.appender, err = stream.NewAppender(s.comp); err != nil {
 		return fmt.Errorf("%w %q: %s output is not offered; use .gz or .zst", ErrPattern, p, s.comp)
 	}
 	suffix := ""
@@ -203,12 +195,12 @@ func (s *Splitter) makeNames() error {
 // class.
 func (s *Splitter) FileName(class int) string { return s.names[class] }
 
-// Run splits every game of r, classifying on up to jobs goroutines while
-// keeping the input's order, and reports as Filter.Run does. Run may be
-// called once per input; call Close after the last, also after an error, to
-// write out the games held in memory.
-func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, jobs int, hooks pgn.Hooks) error {
-	return s.rt.run(ctx, r, jobs, s, func(d int) bool { return d < numbering.Count }, hooks)
+// Run splits every game of r, classifying on up to opts.Jobs goroutines
+// while keeping the input's order, and reports as Filter.Run does. Run may
+// be called once per input; call Close after the last, also after an
+// error, to write out the games held in memory.
+func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
+	return s.rt.run(ctx, r, opts, s, func(d int) bool { return d < numbering.Count })
 }
 
 // Summary returns the counts so far; Selected counts the games written to
@@ -275,8 +267,8 @@ func (s *Splitter) flush(class int) error {
 		return err
 	}
 	b := s.bufs[class]
-	if _, err := f.w.Write(b); err != nil {
-		return fmt.Errorf("%s: %w", f.f.Name(), err)
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	s.pending -= len(b)
 	s.bufs[class] = b[:0]
@@ -320,35 +312,11 @@ func (s *Splitter) file(class int) (*outFile, error) {
 			return nil, err
 		}
 	}
-	path := filepath.Join(s.opts.Dir, s.names[class])
-	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	af, err := s.appender.Open(filepath.Join(s.opts.Dir, s.names[class]))
 	if err != nil {
-		return nil, err // *PathError names the file
+		return nil, err // it names the file
 	}
-	f := &outFile{class: class, f: fh, w: fh}
-	switch s.comp {
-	case stream.Gzip:
-		if n := len(s.gzFree); n > 0 {
-			f.gz, s.gzFree = s.gzFree[n-1], s.gzFree[:n-1]
-			f.gz.Reset(fh)
-		} else {
-			f.gz = gzip.NewWriter(fh)
-		}
-		f.w = f.gz
-	case stream.Zstd:
-		if n := len(s.zstdFree); n > 0 {
-			f.zs, s.zstdFree = s.zstdFree[n-1], s.zstdFree[:n-1]
-			f.zs.Reset(fh)
-		} else {
-			// One goroutine per encoder: the files are written one at a
-			// time, and many encoders may be alive at once.
-			if f.zs, err = zstd.NewWriter(fh, zstd.WithEncoderConcurrency(1)); err != nil {
-				fh.Close()
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		f.w = f.zs
-	}
+	f := &outFile{AppendFile: af, class: class}
 	f.elem = s.open.PushFront(f)
 	s.files[class] = f
 	return f, nil
@@ -358,20 +326,9 @@ func (s *Splitter) file(class int) (*outFile, error) {
 func (s *Splitter) closeFile(f *outFile) error {
 	s.open.Remove(f.elem)
 	s.files[f.class] = nil
-	var err error
-	switch {
-	case f.gz != nil:
-		err = f.gz.Close()
-		s.gzFree = append(s.gzFree, f.gz)
-	case f.zs != nil:
-		err = f.zs.Close()
-		s.zstdFree = append(s.zstdFree, f.zs)
-	}
-	if e := f.f.Close(); err == nil {
-		err = e
-	}
+	err := f.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.f.Name(), err)
+		return fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -64,13 +65,19 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 		Append:  cmd.Bool("append"),
 	})
 	if err != nil {
-		if errors.Is(err, selector.ErrPattern) {
+		switch {
+		case errors.Is(err, selector.ErrPattern):
+			if strings.ContainsAny(cmd.String("pattern"), `/\`) {
+				return usagef(cmd, "--pattern: %v (give the directory with -o)", err)
+			}
 			return usagef(cmd, "--pattern: %v", err)
+		case errors.Is(err, selector.ErrNotEmpty):
+			return fmt.Errorf("%w; give a new or empty directory, or --append to add to its files", err)
 		}
 		return err
 	}
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-		return s.Run(ctx, r, a.jobs, a.hooks())
+		return s.Run(ctx, r, selector.RunOptions(a.options()))
 	})
 	// Close also after an error: the games already read are whole and are
 	// written out, so no file ends in the middle of a game.

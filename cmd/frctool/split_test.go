@@ -91,6 +91,7 @@ func TestSplitCommandErrors(t *testing.T) {
 		{[]string{"--by", "fritz10"}, 2, `--by: numbering "fritz10": want sp or fritz9`},
 		{[]string{"--pattern", "games.pgn"}, 2, "--pattern: bad file name pattern \"games.pgn\": want exactly one integer verb"},
 		{[]string{"--pattern", "%d.pgn.bz2"}, 2, "bzip2 output is not offered"},
+		{[]string{"--pattern", "x/%d.pgn"}, 2, "--pattern: bad file name pattern \"x/%d.pgn\": a file name, not a path (give the directory with -o)"},
 	} {
 		args := append([]string{"split", "-o", t.TempDir()}, tc.args...)
 		_, stderr, code := frctool(t, "", append(args, mixedFixture)...)
