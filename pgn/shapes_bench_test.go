@@ -1,0 +1,121 @@
+package pgn_test
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/frctool/frctool/internal/archivegen"
+	"github.com/frctool/frctool/internal/pipeline"
+	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/pgn"
+)
+
+// shapeSize is the input of each benchmark: large enough to leave the
+// reader's start-up out of the figures, small enough for short runs.
+const shapeSize = 8 << 20
+
+// archiveShapes are the inputs the reader is measured on: generated
+// lichess games (about 1 KB each, a clock comment after every move),
+// generated header-only games (about 150 bytes), and the real TCEC
+// archives (about 30 KB a game, long engine comments) where they are
+// available.
+var archiveShapes = []struct {
+	name string
+	data func(b *testing.B) []byte
+}{
+	{"lichess", func(*testing.B) []byte {
+		return archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, shapeSize)
+	}},
+	{"headers", func(*testing.B) []byte {
+		return archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Headers}, shapeSize)
+	}},
+	{"tcec", tcecGames},
+}
+
+// tcecGames returns the TCEC archives of the shared folder, repeated to
+// shapeSize, or skips the benchmark without them.
+func tcecGames(b *testing.B) []byte {
+	dir := sharedtest.Path(b, "realdata", "tcec")
+	files, err := filepath.Glob(filepath.Join(dir, "*.pgn"))
+	if err != nil || len(files) == 0 {
+		b.Skipf("no PGN files in %s", dir)
+	}
+	var one []byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		one = append(one, data...)
+		if !bytes.HasSuffix(one, []byte("\n\n")) {
+			one = append(one, '\n', '\n')
+		}
+	}
+	all := make([]byte, 0, shapeSize+len(one))
+	for len(all) < shapeSize {
+		all = append(all, one...)
+	}
+	return all
+}
+
+// measure runs read over data for as long as the benchmark asks, and
+// reports MB/s, games/s and allocations per game; read returns the games
+// it read.
+func measure(b *testing.B, data []byte, read func(r *pgn.Reader) int) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	games := 0
+	for b.Loop() {
+		games += read(pgn.NewReader(bytes.NewReader(data)))
+	}
+	runtime.ReadMemStats(&after)
+	if games == 0 {
+		b.Fatal("no games read")
+	}
+	b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(games), "allocs/game")
+}
+
+func BenchmarkShapesReaderNext(b *testing.B) {
+	for _, shape := range archiveShapes {
+		b.Run(shape.name, func(b *testing.B) {
+			measure(b, shape.data(b), func(r *pgn.Reader) int {
+				r.ReuseGame = true
+				n := 0
+				for {
+					if _, err := r.Next(); err == io.EOF {
+						return n
+					} else if err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkShapesReadBatch(b *testing.B) {
+	for _, shape := range archiveShapes {
+		b.Run(shape.name, func(b *testing.B) {
+			var batch pgn.Batch
+			measure(b, shape.data(b), func(r *pgn.Reader) int {
+				n := 0
+				for {
+					if err := r.ReadBatch(&batch, pipeline.BatchSize); err == io.EOF {
+						return n
+					} else if err != nil {
+						b.Fatal(err)
+					}
+					n += len(batch.Games)
+				}
+			})
+		})
+	}
+}
