@@ -76,7 +76,6 @@ type SplitOptions struct {
 type Splitter struct {
 	opts  SplitOptions
 	names [Classes]string
-	comp  stream.Compression
 
 	bufs     [Classes][]byte
 	pending  int // bytes in bufs
@@ -161,13 +160,13 @@ func (s *Splitter) makeNames() error {
 	if strings.ContainsAny(p, `/\`) {
 		return fmt.Errorf("%w %q: a file name, not a path", ErrPattern, p)
 	}
-	s.comp = stream.ByExtension(p)
+	comp := stream.ByExtension(p)
 	var err error
-	if s.appender, err = stream.NewAppender(s.comp); err != nil {
-		return fmt.Errorf("%w %q: %s output is not offered; use .gz or .zst", ErrPattern, p, s.comp)
+	if s.appender, err = stream.NewAppender(comp); err != nil {
+		return fmt.Errorf("%w %q: %s output is not offered; use .gz or .zst", ErrPattern, p, comp)
 	}
 	suffix := ""
-	if s.comp != stream.None {
+	if comp != stream.None {
 		suffix = filepath.Ext(p)
 	}
 	s.names[DFRC] = DFRCFile + suffix
