@@ -7,7 +7,7 @@
 // SetUp and FEN castling field): deleting the lines of the two tags from
 // the output gives back the input byte for byte, and annotating an
 // annotated archive changes nothing. Asked to, it also replays every game's
-// main line (see package validate) to set PlyCount and to write the final
+// main line (see package replay) to set PlyCount and to write the final
 // position as a comment before the result; a second run rewrites the same
 // bytes again.
 package annotate
@@ -20,11 +20,12 @@ import (
 	"strconv"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/replay"
 	"github.com/frctool/frctool/startpos"
-	"github.com/frctool/frctool/validate"
 )
 
 // Default tag names.
@@ -33,7 +34,8 @@ const (
 	DefaultFritz9Tag = "Chess960Fritz9"
 )
 
-// Options say what to write.
+// Options say what to write and, for Run, how to run and where reports
+// go.
 type Options struct {
 	// SPTag and Fritz9Tag name the two tags; empty means the defaults.
 	SPTag, Fritz9Tag string
@@ -47,13 +49,23 @@ type Options struct {
 	// in that style (X-FEN or Shredder-FEN).
 	Castling *fen.Style
 	// PlyCount sets [PlyCount "N"] to the number of moves of the main
-	// line, counted by replaying them (see package validate).
+	// line, counted by replaying them (see package replay).
 	PlyCount bool
 	// FinalFEN writes the position after the main line's last move as a
 	// comment { "FEN" } before the game termination marker, the form
 	// pgn-extract -F writes, replacing such a comment already there. The
 	// castling field follows Castling, or else the game's FEN tag.
 	FinalFEN bool
+
+	// Jobs is the number of goroutines Run annotates on; 0 means one per
+	// core.
+	Jobs int
+	// Warn, if set, receives every problem Run finds, in input order: the
+	// reader's, the start tags' and the replay's.
+	Warn func(*pgn.ParseError)
+	// Progress, if set, receives the number of games Run finished, batch
+	// by batch.
+	Progress func(games int)
 }
 
 // replays says whether the options need the moves played.
@@ -62,9 +74,9 @@ func (o *Options) replays() bool { return o.PlyCount || o.FinalFEN }
 // Annotator annotates games one at a time. It is not safe for concurrent
 // use; give each goroutine its own.
 type Annotator struct {
-	opts      Options
-	edits     []pgn.Edit
-	validator *validate.Validator // replays the moves when the options need it
+	opts     Options
+	edits    []pgn.Edit
+	replayer *replay.Replayer // plays the moves when the options need it
 }
 
 // New returns an Annotator for the options.
@@ -77,41 +89,32 @@ func New(opts Options) *Annotator {
 	}
 	a := &Annotator{opts: opts, edits: make([]pgn.Edit, 0, 8)}
 	if opts.replays() {
-		a.validator = validate.New(validate.Options{})
+		a.replayer = replay.New(replay.Options{})
 	}
 	return a
 }
 
 // Result is what annotating one game found.
 type Result struct {
-	// Counted is false for what is not a game: a game's second part (see
-	// pgn.Game.Continued), or blank text with no tags and no moves.
-	Counted bool
-	// Start is the game's start position.
-	Start startpos.Start
 	// Replayed is set when the options asked for a replay and the whole
 	// main line could be played.
 	Replayed bool
-	// Problems are the reader's and the start tags' problems, in line
-	// order as far as they come from one place, and with a replay those of
-	// validate.Validator.Check in their place.
+	// Problems are the annotator's own: the moves the replay could not
+	// play, or why it could not start. The reader's and the start tags'
+	// problems stay in pgn.Game.Problems and startpos.Class.Problems.
 	Problems []*pgn.ParseError
 }
 
-// Append appends g, annotated, to dst and returns the extended slice.
-// Games without a tag section, and parts of games too large to examine,
-// are appended unchanged.
-func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
-	res := Result{Problems: g.Problems, Start: startpos.Start{Kind: startpos.Unknown, White: -1, Black: -1, FEN: -1}}
-	res.Counted = startpos.Classify(g).Counted
-	if !res.Counted || !g.HasTagSection() || g.Partial {
+// Append appends g, annotated, to dst and returns the extended slice; c
+// is what startpos.Classify says of g. What is not a counted game, games
+// without a tag section, and parts of games too large to examine are
+// appended unchanged.
+func (a *Annotator) Append(dst []byte, g *pgn.Game, c *startpos.Class) ([]byte, Result) {
+	var res Result
+	if !c.Counted || !g.HasTagSection() || g.Partial {
 		return append(dst, g.Raw...), res
 	}
-	st, problems := startpos.OfGame(g)
-	res.Start = st
-	if len(problems) > 0 {
-		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], problems...)
-	}
+	st := c.Start
 
 	o := &a.opts
 	edits := a.edits[:0]
@@ -147,16 +150,22 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 		}
 	}
 	var final *position.Board
-	if a.validator != nil && editable(g) {
-		// The replay reports the reader's and the start's problems too,
-		// and a game that cannot be replayed keeps its PlyCount and gets
-		// no comment: malformed games pass through unchanged.
-		check := a.validator.Check(g)
-		res.Problems = check.Problems
-		if final = check.Final; final != nil {
+	var plies int
+	if a.replayer != nil && st.Kind != startpos.Unknown && editable(g) {
+		// A game that cannot be replayed keeps its PlyCount and gets no
+		// comment: malformed games pass through unchanged. An unknown
+		// start is not tried: the start tags' problem already says so.
+		if line, err := a.replayer.SetUp(g, st); err != nil {
+			res.Problems = append(res.Problems, replay.Problem(g, line, replay.GameError{Err: err}))
+		} else {
+			played := a.replayer.Play(g)
+			res.Problems = played.Problems
+			final, plies = played.Final, played.MainPlies
+		}
+		if final != nil {
 			res.Replayed = true
 			if o.PlyCount {
-				edits = append(edits, pgn.Edit{Name: "PlyCount", Value: itoa(check.MainPlies)})
+				edits = append(edits, pgn.Edit{Name: "PlyCount", Value: itoa(plies)})
 			}
 		}
 	}
@@ -170,9 +179,14 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game) ([]byte, Result) {
 		case st.FEN >= 0:
 			style = fen.CastlingStyle(g.Tags[st.FEN].Value)
 		}
+		var buf [128]byte
+		text := append(buf[:0], '"')
+		p := final.Position()
+		text = p.AppendFormat(text, style)
+		text = append(text, '"')
 		// Tag edits end before the movetext, which is therefore the tail
-		// of dst.
-		dst = setFinalComment(dst, len(dst)-len(g.Movetext()), final, style, g.LineEnding())
+		// of dst: it is written again, from g, with the comment.
+		dst = pgn.AppendFinalComment(dst[:len(dst)-len(g.Movetext())], g.Movetext(), text, isFENComment, g.LineEnding())
 	}
 	return dst, res
 }
@@ -210,97 +224,49 @@ func itoa(n int) string {
 	return strconv.Itoa(n)
 }
 
-// Summary counts what a run annotated.
+// Summary counts what a run annotated: the games by the kind of their
+// start and the problems reported, as every command counts them, and the
+// games replayed.
 type Summary struct {
-	Games    int // games read, each counted once however large
-	Chess960 int // games from a Chess960 array, standard chess included
-	DFRC     int // games whose two back ranks differ
-	Other    int // games from a FEN that is not a start array
-	Unknown  int // games whose start the tags do not tell
-	Warnings int // problems reported
+	startpos.Tally
 	// Replayed counts the games whose main line was played to its end,
 	// when the options ask for a replay.
-	Replayed int
-	seen     [numbering.Count]bool
-	distinct int
+	Replayed int64
 }
 
-// Add counts one game's result.
-func (s *Summary) Add(r Result) {
-	s.Warnings += len(r.Problems)
-	if !r.Counted {
-		return
-	}
-	s.Games++
-	if r.Replayed {
-		s.Replayed++
-	}
-	switch r.Start.Kind {
-	case startpos.Chess960:
-		s.Chess960++
-		if !s.seen[r.Start.White] {
-			s.seen[r.Start.White] = true
-			s.distinct++
-		}
-	case startpos.DFRC:
-		s.DFRC++
-	case startpos.Other:
-		s.Other++
-	default:
-		s.Unknown++
-	}
-}
-
-// Distinct returns how many different SPs the Chess960 games started from.
-func (s *Summary) Distinct() int { return s.distinct }
-
+// String returns the Tally's summary line, with ", N replayed" when games
+// were replayed.
 func (s *Summary) String() string {
-	str := fmt.Sprintf("%d games, %d identified (%d distinct SPs), %d DFRC, %d other start positions, %d unknown, %d warnings",
-		s.Games, s.Chess960, s.distinct, s.DFRC, s.Other, s.Unknown, s.Warnings)
+	str := s.Tally.String()
 	if s.Replayed > 0 {
 		str += fmt.Sprintf(", %d replayed", s.Replayed)
 	}
 	return str
 }
 
-// batchResult is one batch annotated by a worker.
-type batchResult struct {
-	out     []byte
-	results []Result
-	ann     *Annotator
-}
-
-// Hooks are called by Run on its calling goroutine, in input order.
-type Hooks = pgn.Hooks
-
-// Run annotates every game of r and writes it to w, using up to jobs
-// goroutines while keeping the input's order. sum, if not nil, accumulates
-// the counts, also across several calls to Run.
-func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, jobs int, sum *Summary, hooks Hooks) error {
+// Run annotates every game of r and writes it to w, using up to
+// opts.Jobs goroutines while keeping the input's order. sum, if not nil,
+// accumulates the counts, also across several calls to Run.
+func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, sum *Summary) error {
 	if sum == nil {
 		sum = new(Summary)
 	}
-	work := func(b *pgn.Batch, res *batchResult) {
-		if res.ann == nil {
-			res.ann = New(opts)
-		}
-		res.out = res.out[:0]
-		res.results = res.results[:0]
-		for i := range b.Games {
-			var r Result
-			res.out, r = res.ann.Append(res.out, &b.Games[i])
-			res.results = append(res.results, r)
-		}
+	job := pipeline.Job[Result]{
+		NewWorker: func() func(*pipeline.Item[Result], []byte) []byte {
+			a := New(opts)
+			return func(it *pipeline.Item[Result], out []byte) []byte {
+				out, it.Value = a.Append(out, it.Game, &it.Class)
+				it.Problems = append(it.Problems, it.Value.Problems...)
+				return out
+			}
+		},
+		Emit: func(it *pipeline.Item[Result]) error {
+			if it.Value.Replayed {
+				sum.Replayed++
+			}
+			return nil
+		},
+		Output: w,
 	}
-	emit := func(_ *pgn.Batch, res *batchResult) error {
-		before := sum.Games
-		for _, r := range res.results {
-			sum.Add(r)
-			hooks.Report(r.Problems)
-		}
-		hooks.Done(sum.Games - before)
-		_, err := w.Write(res.out)
-		return err
-	}
-	return pgn.Pipeline(ctx, r, jobs, work, emit)
+	return pipeline.Run(ctx, r, pipeline.Options{Jobs: opts.Jobs, Warn: opts.Warn, Progress: opts.Progress}, job, &sum.Tally)
 }

@@ -25,21 +25,22 @@ func BenchmarkRun(b *testing.B) {
 		{"replay/jobs=1", Options{PlyCount: true, FinalFEN: true}, 1},
 		{"replay/jobs=2", Options{PlyCount: true, FinalFEN: true}, 2},
 	} {
-		opts, jobs := bc.opts, bc.jobs
+		opts := bc.opts
+		opts.Jobs = bc.jobs
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			var sum Summary
 			for b.Loop() {
 				sum = Summary{}
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, jobs, &sum, Hooks{}); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, &sum); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.StopTimer()
 			// allocations per game: measured separately, on one run
 			allocs := testing.AllocsPerRun(1, func() {
-				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, jobs, nil, Hooks{})
+				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, nil)
 			})
 			b.ReportMetric(allocs/float64(sum.Games), "allocs/game")
 			b.ReportMetric(float64(sum.Games)*float64(b.N)/b.Elapsed().Seconds(), "games/s")

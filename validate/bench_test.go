@@ -23,7 +23,7 @@ func BenchmarkRun(b *testing.B) {
 			var sum Summary
 			for b.Loop() {
 				sum = Summary{}
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{}, jobs, &sum, Hooks{}); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{Jobs: jobs}, &sum); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -32,7 +32,7 @@ func BenchmarkRun(b *testing.B) {
 				b.Fatalf("the benchmark's games do not validate: %s", &sum)
 			}
 			allocs := testing.AllocsPerRun(1, func() {
-				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{}, jobs, nil, Hooks{})
+				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{Jobs: jobs}, nil)
 			})
 			b.ReportMetric(allocs/float64(sum.Games), "allocs/game")
 			b.ReportMetric(float64(sum.Plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")

@@ -30,7 +30,8 @@ func validateFile(t *testing.T, path string, opts Options, jobs int) (Summary, [
 		texts = append(texts, p.Error())
 		problems = append(problems, p)
 	}
-	if err := Run(context.Background(), r, opts, jobs, &sum, Hooks{Warn: warn}); err != nil {
+	opts.Jobs, opts.Warn = jobs, warn
+	if err := Run(context.Background(), r, opts, &sum); err != nil {
 		t.Fatal(err)
 	}
 	return sum, texts, problems

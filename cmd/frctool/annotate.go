@@ -90,6 +90,8 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	run := a.options()
+	opts.Jobs, opts.Warn, opts.Progress = run.Jobs, run.Warn, run.Progress
 	var sum annotate.Summary
 	if inPlace {
 		for _, name := range a.names {
@@ -105,7 +107,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 			if b := cmd.String("backup"); b != "" {
 				out.SetBackup(in.Name + b)
 			}
-			return writeAll(out, annotate.Run(ctx, r, out, opts, a.jobs, &sum, a.hooks()))
+			return writeAll(out, annotate.Run(ctx, r, out, opts, &sum))
 		})
 	} else {
 		out, err2 := stream.Create(cmd.String("output"), cmd.Root().Writer)
@@ -113,7 +115,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 			return err2
 		}
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
-			return annotate.Run(ctx, r, out, opts, a.jobs, &sum, a.hooks())
+			return annotate.Run(ctx, r, out, opts, &sum)
 		})
 		err = writeAll(out, err)
 	}

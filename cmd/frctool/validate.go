@@ -40,10 +40,11 @@ func runValidate(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := validate.Options{Variations: cmd.Bool("variations")}
+	run := a.options()
+	opts := validate.Options{Variations: cmd.Bool("variations"), Jobs: run.Jobs, Warn: run.Warn, Progress: run.Progress}
 	var sum validate.Summary
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-		return validate.Run(ctx, r, opts, a.jobs, &sum, a.hooks())
+		return validate.Run(ctx, r, opts, &sum)
 	})
 	a.summary("validate: %s", &sum)
 	if err != nil {

@@ -1,0 +1,86 @@
+package pgn
+
+import "bytes"
+
+// maxLineLength is the line length the export format asks writers to stay
+// below: a final comment that would lengthen a line beyond it goes on a
+// line of its own.
+const maxLineLength = 79
+
+// AppendFinalComment appends movetext to dst with the comment { text } set
+// just before its game termination marker (see Termination), and returns
+// the extended slice. A movetext without a marker gets the comment after
+// its last token; one with nothing but blanks is appended unchanged.
+//
+// When the text before the marker already ends with a comment that
+// replace accepts (it receives the comment's text between the braces,
+// without the blanks around it), that comment is replaced rather than
+// joined by another; a nil replace accepts none. So a program that marks
+// its own comments, by their form, writes the same bytes when it runs
+// again on its own output.
+//
+// The blanks between the text that stays (the last move, another comment)
+// and the comment become one space, or a line break eol when the line
+// would grow beyond 79 bytes. Everything from the marker on, comments
+// after it included, is kept as it was. text must not contain '}', which
+// would end the comment early.
+func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte) bool, eol string) []byte {
+	marker, anchor := Termination(movetext)
+	if marker == nil {
+		anchor = len(trimBlanksRight(movetext))
+		if anchor == 0 {
+			return append(dst, movetext...)
+		}
+	}
+	// prev ends the text that stays in front of the comment.
+	prev := len(trimBlanksRight(movetext[:anchor]))
+	if prev > 0 && movetext[prev-1] == '}' && replace != nil {
+		if k := bytes.LastIndexByte(movetext[:prev], '{'); k >= 0 && replace(trimBlanks(movetext[k+1:prev-1])) {
+			prev = len(trimBlanksRight(movetext[:k]))
+		}
+	}
+	sep := " "
+	if prev == 0 {
+		// Nothing before the comment but blanks, which stay.
+		prev = len(movetext) - len(trimBlanksLeft(movetext))
+		sep = ""
+	}
+	dst = append(dst, movetext[:prev]...)
+	if sep != "" {
+		// The line so far may have begun before the movetext, in dst.
+		width := len(dst) - (bytes.LastIndexByte(dst, '\n') + 1)
+		width += len(sep) + len("{ ") + len(text) + len(" }")
+		if marker != nil {
+			width += len(" ") + len(marker)
+		}
+		if width > maxLineLength {
+			sep = eol
+		}
+	}
+	dst = append(dst, sep...)
+	dst = append(dst, "{ "...)
+	dst = append(dst, text...)
+	dst = append(dst, " }"...)
+	if marker != nil {
+		dst = append(dst, ' ')
+	}
+	return append(dst, movetext[anchor:]...)
+}
+
+// trimBlanksRight returns b without the blanks (IsSpace) at its end.
+func trimBlanksRight(b []byte) []byte {
+	for len(b) > 0 && IsSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// trimBlanksLeft returns b without the blanks at its start.
+func trimBlanksLeft(b []byte) []byte {
+	for len(b) > 0 && IsSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+func trimBlanks(b []byte) []byte { return trimBlanksLeft(trimBlanksRight(b)) }
