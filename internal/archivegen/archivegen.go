@@ -75,8 +75,9 @@ type Options struct {
 	// still starts from the position its Record names.
 	Dialects bool
 	// MeanPlies is the mean length of the Lichess games in plies; 0 means
-	// 21, which makes games of about 1 KB with their clock comments. Larger
-	// values make longer (and slower to generate) games.
+	// 21, which makes games of about 1 KB with their clock comments, and
+	// the least is 2. Larger values make longer (and slower to generate)
+	// games: 70 makes games of about 2.2 KB.
 	MeanPlies int
 }
 
@@ -122,6 +123,7 @@ func New(o Options) *Generator {
 	if o.MeanPlies <= 0 {
 		o.MeanPlies = 21
 	}
+	o.MeanPlies = max(o.MeanPlies, 2)
 	// A fixed second PCG word keeps Seed the one thing that picks the
 	// archive.
 	return &Generator{opt: o, rng: rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))}

@@ -9,8 +9,8 @@ import (
 	"github.com/frctool/frctool/position"
 )
 
-// A time control as lichess writes it, with the share of games played at
-// it. Base and increment are in seconds; "-" is correspondence, whose
+// timeControl is a TimeControl tag's value as lichess writes it, with the
+// share of games played at it. Base and increment are in seconds; "-" is correspondence, whose
 // games carry no clock.
 type timeControl struct {
 	text      string
@@ -32,6 +32,7 @@ var timeControlWeight = func() (n int) {
 	return n
 }()
 
+// timeControl draws a time control by its share of games.
 func (g *Generator) timeControl() timeControl {
 	w := g.rng.IntN(timeControlWeight)
 	for _, tc := range timeControls {
@@ -42,7 +43,7 @@ func (g *Generator) timeControl() timeControl {
 	return timeControls[0]
 }
 
-// titles are those lichess shows, BOT most often among them.
+// titles are the players' titles lichess shows; bots have "BOT".
 var titles = []string{"GM", "IM", "FM", "CM", "NM", "WGM", "WIM", "LM"}
 
 var syllables = []string{
@@ -75,8 +76,7 @@ func (g *Generator) player(dst []byte, most int, bot bool) []byte {
 
 const siteLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
-// appendDate appends a date in 2015..2025 in PGN's form, and returns the
-// extended slice with the date's bytes for UTCDate.
+// appendDate appends a date of 2015..2025 in PGN's form, YYYY.MM.DD.
 func (g *Generator) appendDate(dst []byte) []byte {
 	y, m, d := 2015+g.rng.IntN(11), 1+g.rng.IntN(12), 1+g.rng.IntN(28)
 	dst = strconv.AppendInt(dst, int64(y), 10)
@@ -265,33 +265,37 @@ func (g *Generator) playLichess(dst []byte, sp int, tc timeControl) ([]byte, end
 	clocks := [2]int{tc.base, tc.base}
 	w := wrapped{b: dst, lineStart: len(dst)}
 	plies := g.plies()
-	var legal []position.Move
+	clock := tc.text != "-"
 	for ply := 0; ply < plies; ply++ {
-		legal = b.LegalMoves()
+		legal := b.LegalMoves()
 		if len(legal) == 0 {
 			break
 		}
 		m := legal[g.rng.IntN(len(legal))]
 		side := ply & 1
-		at := w.open()
-		w.b = strconv.AppendInt(w.b, int64(ply/2+1), 10)
-		if side == 0 {
-			w.b = append(w.b, '.')
-		} else {
-			w.b = append(w.b, "..."...)
+		// Black's moves get a number only after a comment, as in PGN's
+		// export format.
+		if side == 0 || clock {
+			at := w.open()
+			w.b = strconv.AppendInt(w.b, int64(ply/2+1), 10)
+			if side == 0 {
+				w.b = append(w.b, '.')
+			} else {
+				w.b = append(w.b, "..."...)
+			}
+			w.close(at)
 		}
-		w.close(at)
-		at = w.open()
+		at := w.open()
 		w.b = b.AppendSAN(w.b, m)
 		w.close(at)
 		b.Push(m)
 		g.moves = append(g.moves, m)
-		if tc.text == "-" {
+		if !clock {
 			continue
 		}
 		if ply >= 2 {
-			// Think for a share of the time left, as players do, a
-			// little faster in the opening.
+			// Each side's first move is free, as on lichess; then a
+			// move takes up to 8% of the time left.
 			think := int(math.Round(float64(clocks[side]) * g.rng.Float64() * 0.08))
 			clocks[side] = max(0, clocks[side]-think) + tc.inc
 		}
