@@ -328,3 +328,16 @@ func TestAppendClock(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkAppendSize(b *testing.B) {
+	for _, tc := range testOptions {
+		b.Run(strings.ReplaceAll(tc.name, " ", "-"), func(b *testing.B) {
+			const size = 4 << 20
+			b.SetBytes(size)
+			buf := make([]byte, 0, size+64<<10)
+			for b.Loop() {
+				buf = New(tc.opt).AppendSize(buf[:0], size)
+			}
+		})
+	}
+}
