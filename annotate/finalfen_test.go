@@ -162,12 +162,11 @@ func TestReplayOptions(t *testing.T) {
 // own software wrote are an independent count; the replay must agree with
 // every one and leave those tags byte for byte as they were.
 func TestPlyCountAgreesWithArchives(t *testing.T) {
-	root := sharedtest.Root()
-	if root == "" {
-		t.Skip("no ../shared")
+	files, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "realdata"), "*", "*.pgn"))
+	if len(files) == 0 {
+		t.Fatal("no PGN files in ../shared/realdata")
 	}
-	files, _ := filepath.Glob(filepath.Join(root, "realdata", "*", "*.pgn"))
-	checked := 0
+	checked, games := 0, 0
 	for _, file := range files {
 		in, err := os.ReadFile(file)
 		if err != nil {
@@ -184,6 +183,7 @@ func TestPlyCountAgreesWithArchives(t *testing.T) {
 		if len(before) != len(after) {
 			t.Fatalf("%s: %d games in, %d out", filepath.Base(file), len(before), len(after))
 		}
+		games += len(before)
 		for i := range before {
 			want, had := before[i].Tag("PlyCount")
 			got, ok := after[i].Tag("PlyCount")
@@ -205,7 +205,10 @@ func TestPlyCountAgreesWithArchives(t *testing.T) {
 			t.Errorf("%s: a second run changed the output", filepath.Base(file))
 		}
 	}
-	t.Logf("%d PlyCount tags of the archives agree with the replay", checked)
+	t.Logf("%d games, %d PlyCount tags of the archives agree with the replay", games, checked)
+	if games == 0 {
+		t.Error("no game was read from the archives")
+	}
 	if checked == 0 {
 		t.Error("no archive has a PlyCount tag to compare with")
 	}

@@ -87,9 +87,10 @@ func New(opts Options) *Validator {
 // Check validates game g, whose class c is what startpos.Classify says of
 // it. A game that is not counted is not checked and has no problems.
 //
-// When the start is unknown, the start tags' problem that says why moves
-// from c.Problems into the game's own "not checked" problem, so that it is
-// reported once, naming the game.
+// When the start is unknown, the start tags' problems move from
+// c.Problems into the result, in their order, the one that says why as
+// the game's "not checked" problem: so it is reported once, naming the
+// game.
 func (v *Validator) Check(g *pgn.Game, c *startpos.Class) Result {
 	var res Result
 	if !c.Counted {
@@ -104,10 +105,8 @@ func (v *Validator) Check(g *pgn.Game, c *startpos.Class) Result {
 	}
 	line, err := v.replayer.SetUp(g, c.Start)
 	if err != nil {
-		if c.Start.Kind == startpos.Unknown {
-			if p := takeStartProblem(c); p != nil {
-				line, err = p.Line, p.Err
-			}
+		if c.Start.Kind == startpos.Unknown && takeStartProblems(c, notChecked, &res.Problems) {
+			return res
 		}
 		notChecked(line, err)
 		return res
@@ -137,18 +136,29 @@ func (v *Validator) Check(g *pgn.Game, c *startpos.Class) Result {
 	return res
 }
 
-// takeStartProblem removes from c.Problems, and returns, the problem that
-// makes the start unknown, or returns nil when there is none.
-func takeStartProblem(c *startpos.Class) *pgn.ParseError {
+// takeStartProblems moves c.Problems to problems, in their order, but for
+// the one that makes the start unknown, which goes to notChecked instead.
+// It reports whether there was such a problem; if not, it moves nothing.
+func takeStartProblems(c *startpos.Class, notChecked func(int, error), problems *[]*pgn.ParseError) bool {
+	why := -1
 	for i, p := range c.Problems {
 		if errors.Is(p.Err, startpos.ErrNoFEN) || errors.Is(p.Err, startpos.ErrFEN) {
-			// The list is the game's own (startpos.OfGame makes a new one
-			// for every game), so it may be cut in place.
-			c.Problems = append(c.Problems[:i], c.Problems[i+1:]...)
-			return p
+			why = i
+			break
 		}
 	}
-	return nil
+	if why < 0 {
+		return false
+	}
+	for i, p := range c.Problems {
+		if i == why {
+			notChecked(p.Line, p.Err)
+		} else {
+			*problems = append(*problems, p)
+		}
+	}
+	c.Problems = nil
+	return true
 }
 
 // checkResult compares the Result tag with a final checkmate or stalemate.

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/startpos"
 )
 
 // validateFile runs Run over one file and returns the summary and the
@@ -181,4 +183,72 @@ func TestRealGames(t *testing.T) {
 		total.Plies += serial.Plies
 	}
 	t.Logf("%s", &total)
+}
+
+// TestNotCheckable covers the games validate cannot replay: each problem
+// is reported once, the start tags' one in validate's words, naming the
+// game.
+func TestNotCheckable(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		summary  string
+		problems []string
+		kinds    []error // what errors.Is finds in the first problem
+	}{
+		{
+			name:     "text without tags",
+			in:       "\n\n1. e4 e5 *\n",
+			summary:  "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",
+			problems: []string{"in.pgn:3: game 1 (? - ?): not checked: start position unknown: no tags"},
+			kinds:    []error{ErrNotChecked, startpos.ErrNoFEN},
+		},
+		{
+			name:    "unreadable FEN, and a second FEN reported beside it",
+			in:      "[White \"A\"]\n[Black \"B\"]\n[FEN \"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. e4 *\n",
+			summary: "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",
+			problems: []string{
+				"in.pgn:3: game 1 (A - B): not checked: FEN: fen: placement: digit '9' in rank 6, want 1 to 8",
+				"in.pgn:4: conflicting FEN tags: line 4 describes another position than line 3; the first is used",
+			},
+			kinds: []error{ErrNotChecked, startpos.ErrFEN},
+		},
+		{
+			name:     "a position that cannot be played from",
+			in:       "[White \"A\"]\n[Black \"B\"]\n[FEN \"8/8/8/8/8/8/8/K7 w - - 0 1\"]\n\n1. Kb2 *\n",
+			summary:  "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",
+			problems: []string{"in.pgn:3: game 1 (A - B): not checked: FEN: invalid position: black has 0 kings"},
+			kinds:    []error{ErrNotChecked, startpos.ErrFEN},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := pgn.NewReader(strings.NewReader(tt.in))
+			r.Name = "in.pgn"
+			var sum Summary
+			var problems []*pgn.ParseError
+			var texts []string
+			opts := Options{Jobs: 1, Warn: func(p *pgn.ParseError) {
+				problems = append(problems, p)
+				texts = append(texts, p.Error())
+			}}
+			if err := Run(context.Background(), r, opts, &sum); err != nil {
+				t.Fatal(err)
+			}
+			if got := sum.String(); got != tt.summary {
+				t.Errorf("summary %q, want %q", got, tt.summary)
+			}
+			if strings.Join(texts, "\n") != strings.Join(tt.problems, "\n") {
+				t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(tt.problems, "\n"))
+			}
+			for _, kind := range tt.kinds {
+				if !errors.Is(problems[0], kind) {
+					t.Errorf("errors.Is(%v, %v) is false", problems[0], kind)
+				}
+			}
+			if sum.Warnings != int64(len(tt.problems)) {
+				t.Errorf("%d warnings counted, %d reported", sum.Warnings, len(tt.problems))
+			}
+		})
+	}
 }

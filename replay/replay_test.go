@@ -1,0 +1,258 @@
+package replay
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/startpos"
+)
+
+// readGame reads the one game of text, named in.pgn.
+func readGame(t *testing.T, text string) *pgn.Game {
+	t.Helper()
+	r := pgn.NewReader(strings.NewReader(text))
+	r.Name = "in.pgn"
+	games, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 1 {
+		t.Fatalf("%d games in %q", len(games), text)
+	}
+	return &games[0]
+}
+
+func TestSetUp(t *testing.T) {
+	tests := []struct {
+		name string
+		game string
+		line int
+		err  error  // what errors.Is finds; nil for success
+		text string // the error's text, or the FEN of the board set up
+	}{
+		{
+			name: "no FEN: standard chess",
+			game: "[Event \"x\"]\n\n*\n",
+			text: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		},
+		{
+			name: "Chess960 FEN with its own castling field and counters",
+			game: "[Event \"x\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR b Hh - 3 7\"]\n\n*\n",
+			text: "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR b Kk - 3 7",
+		},
+		{
+			name: "position from a game in progress",
+			game: "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 40\"]\n\n*\n",
+			text: "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40",
+		},
+		{
+			name: "unknown FEN",
+			game: "[Event \"x\"]\n[FEN \"?\"]\n\n*\n",
+			line: 2,
+			err:  startpos.ErrNoFEN,
+			text: "start position unknown",
+		},
+		{
+			name: "SetUp without FEN",
+			game: "[Event \"x\"]\n[SetUp \"1\"]\n\n*\n",
+			line: 1,
+			err:  startpos.ErrNoFEN,
+			text: "start position unknown",
+		},
+		{
+			name: "no tags: the line the text begins on",
+			game: "\n\n1. e4 e5 *\n",
+			line: 3,
+			err:  startpos.ErrNoFEN,
+			text: "start position unknown: no tags",
+		},
+		{
+			name: "a position that cannot be played from",
+			game: "[Event \"x\"]\n[FEN \"8/8/8/8/8/8/8/K7 w - - 0 1\"]\n\n*\n",
+			line: 2,
+			err:  startpos.ErrFEN,
+			text: "FEN: invalid position: black has 0 kings",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := readGame(t, tt.game)
+			c := startpos.Classify(g)
+			r := New(Options{})
+			line, err := r.SetUp(g, c.Start)
+			if tt.err == nil {
+				if err != nil {
+					t.Fatalf("SetUp: %v", err)
+				}
+				if got := r.main.FEN(fen.XFEN); got != tt.text {
+					t.Errorf("board %s, want %s", got, tt.text)
+				}
+				return
+			}
+			if !errors.Is(err, tt.err) || err.Error() != tt.text || line != tt.line {
+				t.Errorf("SetUp: line %d %v, want line %d %q (%v)", line, err, tt.line, tt.text, tt.err)
+			}
+		})
+	}
+}
+
+func TestPlay(t *testing.T) {
+	const frc = "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n"
+	tests := []struct {
+		name       string
+		game       string
+		variations bool
+		plies      int
+		mainPlies  int
+		final      string // the final FEN; "" when the main line failed
+		problems   []string
+		kind       error // what errors.Is finds in the first problem
+	}{
+		{
+			name:      "main line",
+			game:      "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 {good} Nc6 $1 *\n",
+			plies:     4,
+			mainPlies: 4,
+			final:     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+		},
+		{
+			name:      "Chess960 castling",
+			game:      frc + "\n1. f4 f5 2. Rf3 Rf6 3. O-O O-O *\n",
+			plies:     6,
+			mainPlies: 6,
+			final:     "bbqnnrk1/ppppp1pp/5r2/5p2/5P2/5R2/PPPPP1PP/BBQNNRK1 w - - 4 4",
+		},
+		{
+			name:      "variations skipped unless asked for",
+			game:      "[Event \"x\"]\n\n1. e4 (1. d4 Zz 2. c4) e5 *\n",
+			plies:     2,
+			mainPlies: 2,
+			final:     "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+		},
+		{
+			name:       "a bad move in a variation ends that variation only",
+			game:       "[White \"A\"]\n[Black \"B\"]\n\n1. e4 (1. d4 d5 (1... Ke7 2. c4) 2. c4) e5\n2. Nf3 *\n",
+			variations: true,
+			plies:      6,
+			mainPlies:  3,
+			final:      "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+			problems:   []string{"in.pgn:4: game 1 (A - B), move 1...: illegal move 'Ke7': e7 is occupied by black's own pawn"},
+			kind:       position.ErrIllegalMove,
+		},
+		{
+			name:      "an illegal move ends the main line",
+			game:      "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5\n2. Ke3 Nc6 *\n",
+			plies:     2,
+			mainPlies: 2,
+			problems:  []string{"in.pgn:5: game 1 (A - B), move 2.: illegal move 'Ke3': no king can move to e3"},
+			kind:      position.ErrIllegalMove,
+		},
+		{
+			name:      "unreadable move",
+			game:      "[Event \"x\"]\n\n1. e4 Xyzzy *\n",
+			plies:     1,
+			mainPlies: 1,
+			problems:  []string{"in.pgn:3: game 1 (? - ?), move 1...: invalid move 'Xyzzy': not a move in SAN, long algebraic or UCI notation"},
+			kind:      position.ErrInvalidMove,
+		},
+		{
+			name:       "null move in a variation passes the turn",
+			game:       "[Event \"x\"]\n\n1. e4 e5 (1... -- 2. d4) 2. Nf3 *\n",
+			variations: true,
+			plies:      5,
+			mainPlies:  3,
+			final:      "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+		},
+		{
+			name:      "null move in the main line fails",
+			game:      "[Event \"x\"]\n\n1. e4 -- 2. d4 *\n",
+			plies:     1,
+			mainPlies: 1,
+			problems:  []string{"in.pgn:3: game 1 (? - ?), move 1...: illegal move '--': a null move can stand in a variation, not in the game"},
+			kind:      position.ErrIllegalMove,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := readGame(t, tt.game)
+			r := New(Options{Variations: tt.variations})
+			if _, err := r.SetUp(g, startpos.Classify(g).Start); err != nil {
+				t.Fatal(err)
+			}
+			res := r.Play(g)
+			if res.Plies != tt.plies || res.MainPlies != tt.mainPlies {
+				t.Errorf("%d plies, %d in the main line; want %d, %d", res.Plies, res.MainPlies, tt.plies, tt.mainPlies)
+			}
+			final := ""
+			if res.Final != nil {
+				final = res.Final.FEN(fen.XFEN)
+			}
+			if final != tt.final {
+				t.Errorf("final position %q, want %q", final, tt.final)
+			}
+			if res.Failed != (len(tt.problems) > 0) {
+				t.Errorf("Failed is %v with problems %q", res.Failed, tt.problems)
+			}
+			var texts []string
+			for _, p := range res.Problems {
+				texts = append(texts, p.Error())
+			}
+			if fmt.Sprint(texts) != fmt.Sprint(tt.problems) {
+				t.Errorf("problems\n%q\nwant\n%q", texts, tt.problems)
+			}
+			if tt.kind != nil {
+				var ge *GameError
+				if !errors.Is(res.Problems[0], tt.kind) || !errors.As(res.Problems[0], &ge) || ge.Game != 1 {
+					t.Errorf("%v is not a *GameError of game 1 wrapping %v", res.Problems[0], tt.kind)
+				}
+			}
+		})
+	}
+}
+
+// TestReuse plays games one after the other on one Replayer: nothing of
+// a game carries over into the next, and the main line allocates nothing.
+func TestReuse(t *testing.T) {
+	var text bytes.Buffer
+	for range 3 {
+		text.WriteString("[Event \"x\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. f4 f5 2. Rf3 Rf6 3. O-O O-O *\n\n")
+		text.WriteString("[Event \"y\"]\n\n1. e4 e5 2. Nf3 *\n\n")
+	}
+	games, err := pgn.NewReader(&text).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := make([]startpos.Start, len(games))
+	for i := range games {
+		starts[i] = startpos.Classify(&games[i]).Start
+	}
+	r := New(Options{})
+	want := []string{
+		"bbqnnrk1/ppppp1pp/5r2/5p2/5P2/5R2/PPPPP1PP/BBQNNRK1 w - - 4 4",
+		"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+	}
+	for i := range games {
+		if _, err := r.SetUp(&games[i], starts[i]); err != nil {
+			t.Fatal(err)
+		}
+		res := r.Play(&games[i])
+		if res.Final == nil || res.Final.FEN(fen.XFEN) != want[i%2] {
+			t.Errorf("game %d: final position %v, want %s", i+1, res.Final, want[i%2])
+		}
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		for i := range games {
+			r.SetUp(&games[i], starts[i])
+			r.Play(&games[i])
+		}
+	})
+	if allocs > 0 {
+		t.Errorf("%v allocations per run of %d games", allocs, len(games))
+	}
+}
