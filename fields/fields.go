@@ -249,6 +249,37 @@ func isDateTag(name string) bool {
 // bot, and nil for the others. The caller must not modify it.
 func (f Field) Values() []string { return derived[f.id].values }
 
+// tagsRead lists the tags each derived field reads.
+var tagsRead = [numIDs][]string{
+	spID:        {"FEN", "SetUp"},
+	fritz9ID:    {"FEN", "SetUp"},
+	whiteSPID:   {"FEN", "SetUp"},
+	blackSPID:   {"FEN", "SetUp"},
+	kindID:      {"FEN", "SetUp"},
+	pliesID:     {"PlyCount"},
+	eloID:       {"WhiteElo", "BlackElo"},
+	minEloID:    {"WhiteElo", "BlackElo"},
+	eloDiffID:   {"WhiteElo", "BlackElo"},
+	eloBandID:   {"WhiteElo", "BlackElo"},
+	yearID:      {"Date", "UTCDate"},
+	dateID:      {"Date", "UTCDate"},
+	baseID:      {"TimeControl"},
+	incrementID: {"TimeControl"},
+	speedID:     {"TimeControl"},
+	resultID:    {"Result"},
+	botID:       {"WhiteTitle", "BlackTitle"},
+}
+
+// Tags returns the tags the field is computed from: the tag itself, or
+// those a derived field reads (plies also counts the moves when PlyCount
+// is missing). The caller must not modify it.
+func (f Field) Tags() []string {
+	if f.id == tagID {
+		return []string{f.tag}
+	}
+	return tagsRead[f.id]
+}
+
 // Doc returns a one-line description of a derived field, and "" for a
 // tag.
 func (f Field) Doc() string { return derived[f.id].doc }

@@ -204,6 +204,37 @@ func TestNames(t *testing.T) {
 	}
 }
 
+func TestTags(t *testing.T) {
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"sp", "FEN SetUp"},
+		{"plies", "PlyCount"},
+		{"elo_band", "WhiteElo BlackElo"},
+		{"date", "Date UTCDate"},
+		{"speed", "TimeControl"},
+		{"bot", "WhiteTitle BlackTitle"},
+		{"Event", "Event"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Lookup(tt.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(f.Tags(), " "); got != tt.want {
+				t.Errorf("Tags() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	for _, n := range Names() {
+		if f, _ := Lookup(n); len(f.Tags()) == 0 {
+			t.Errorf("%s reads no tags", n)
+		}
+	}
+}
+
 func TestTagShadowedByDerived(t *testing.T) {
 	g := game(t, "[elo \"lower-case tag\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2200\"]\n\n*\n")
 	if v := Get(g, nil, "elo"); v.String() != "2100" {

@@ -137,12 +137,15 @@ func isNameStart(c byte) bool {
 
 func isNameChar(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
 
+// isBlank reports whether c separates tokens: expressions may span lines.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // next reads the next token into p.tok.
 func (p *parser) next() {
 	s := p.src
-	for p.pos < len(s) && (s[p.pos] == ' ' || s[p.pos] == '\t' || s[p.pos] == '\n' || s[p.pos] == '\r') {
+	for p.pos < len(s) && isBlank(s[p.pos]) {
 		p.pos++
 	}
 	start := p.pos
@@ -398,7 +401,7 @@ func (p *parser) unary() *node {
 // '(': "exists(" is the test, "exists = 1" would be a field.
 func (p *parser) peekParen() bool {
 	i := p.pos
-	for i < len(p.src) && (p.src[i] == ' ' || p.src[i] == '\t') {
+	for i < len(p.src) && isBlank(p.src[i]) {
 		i++
 	}
 	return i < len(p.src) && p.src[i] == '('

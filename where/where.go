@@ -46,6 +46,7 @@ package where
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,6 +128,34 @@ func (e *Expr) Names() []string {
 		return nil
 	}
 	return e.names
+}
+
+// Tags returns the tags the expression reads, directly or through the
+// derived fields it names (fields.Field.Tags), each once. A command can
+// give its reader these and no others.
+func (e *Expr) Tags() []string {
+	if e == nil {
+		return nil
+	}
+	var tags []string
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n == nil {
+			return
+		}
+		walk(n.l)
+		walk(n.r)
+		if n.c == nil {
+			return
+		}
+		for _, t := range n.c.field.Tags() {
+			if !slices.Contains(tags, t) {
+				tags = append(tags, t)
+			}
+		}
+	}
+	walk(e.root)
+	return tags
 }
 
 // And returns an expression selecting the games that all of exprs

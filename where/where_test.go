@@ -330,10 +330,12 @@ func TestNames(t *testing.T) {
 		name string
 		expr string
 		want string
+		tags string
 	}{
-		{"one", "bot", "bot"},
-		{"in order, once", "WhiteElo > 1 and (speed = blitz or WhiteElo < 3) and not exists(Date)", "WhiteElo speed Date"},
-		{"tags and derived", `plies >= 20 and Event ~ "x"`, "plies Event"},
+		{"one", "bot", "bot", "WhiteTitle BlackTitle"},
+		{"in order, once", "WhiteElo > 1 and (speed = blitz or WhiteElo < 3) and not exists(Date)", "WhiteElo speed Date", "WhiteElo TimeControl Date"},
+		{"tags and derived", `plies >= 20 and Event ~ "x"`, "plies Event", "PlyCount Event"},
+		{"derived sharing tags", `elo > 1 and min_elo > 1 and year = 2024 and date < "2025"`, "elo min_elo year date", "WhiteElo BlackElo Date UTCDate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -343,6 +345,9 @@ func TestNames(t *testing.T) {
 			}
 			if got := strings.Join(e.Names(), " "); got != tt.want {
 				t.Errorf("Names() = %q, want %q", got, tt.want)
+			}
+			if got := strings.Join(e.Tags(), " "); got != tt.tags {
+				t.Errorf("Tags() = %q, want %q", got, tt.tags)
 			}
 		})
 	}
