@@ -21,7 +21,8 @@ const maxLineLength = 79
 //
 // The blanks between the text that stays (the last move, another comment)
 // and the comment become one space, or a line break eol when the line
-// would grow beyond 79 bytes. Everything from the marker on, comments
+// would grow beyond 79 bytes or is a '%' escape line or ends in a ';'
+// comment, which would take the comment in. Everything from the marker on, comments
 // after it included, is kept as it was. text must not contain '}', which
 // would end the comment early.
 func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte) bool, eol string) []byte {
@@ -46,7 +47,11 @@ func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte)
 		sep = ""
 	}
 	dst = append(dst, movetext[:prev]...)
-	if sep != "" {
+	if sep != "" && endsInLineComment(movetext[:prev]) {
+		// On that line the comment would be text of the escape line or
+		// of the ';' comment, and lost.
+		sep = eol
+	} else if sep != "" {
 		// The line so far may have begun before the movetext, in dst.
 		width := len(dst) - (bytes.LastIndexByte(dst, '\n') + 1)
 		width += len(sep) + len("{ ") + len(text) + len(" }")
@@ -65,6 +70,30 @@ func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte)
 		dst = append(dst, ' ')
 	}
 	return append(dst, movetext[anchor:]...)
+}
+
+// endsInLineComment says whether the last line of movetext may be, or
+// end in, a comment that runs to the end of the line: a '%' escape line,
+// or a ';' that does not stand in a brace comment opened on that line.
+// In doubt (a brace comment from an earlier line) it says yes, which
+// costs nothing but a line break.
+func endsInLineComment(movetext []byte) bool {
+	line := trimBlanksLeft(movetext[bytes.LastIndexByte(movetext, '\n')+1:])
+	if len(line) > 0 && line[0] == '%' {
+		return true
+	}
+	inBraces := false
+	for _, c := range line {
+		switch {
+		case c == '{':
+			inBraces = true
+		case c == '}':
+			inBraces = false
+		case c == ';' && !inBraces:
+			return true
+		}
+	}
+	return false
 }
 
 // trimBlanksRight returns b without the blanks (IsSpace) at its end.

@@ -32,6 +32,11 @@ func TestAppendFinalComment(t *testing.T) {
 		{"a long line breaks before the comment", "", long + "*\n", "a comment that is long", isMark, "\n", strings.TrimSuffix(long, " ") + "\n{ a comment that is long } *\n"},
 		{"the break is the game's own line ending", "", long + "*\r\n", "a comment that is long", isMark, "\r\n", strings.TrimSuffix(long, " ") + "\r\n{ a comment that is long } *\r\n"},
 		{"the line may begin before the movetext", strings.Repeat("x", 60), " 1. e4 *", "a comment", isMark, "\r\n", " 1. e4\r\n{ a comment } *"},
+		{"not on an escape line", "", "1. e4\n%\n1-0", "mark", isMark, "\n", "1. e4\n%\n{ mark } 1-0"},
+		{"not on an escape line with leading blanks", "", "1. e4\n  % x\n1-0", "mark", isMark, "\n", "1. e4\n  % x\n{ mark } 1-0"},
+		{"not in a ';' comment", "", "1. e4 ; fine {move}\n1-0", "mark", isMark, "\n", "1. e4 ; fine {move}\n{ mark } 1-0"},
+		{"a ';' in a brace comment is no comment", "", "1. e4 {a; b} *", "mark", isMark, "\n", "1. e4 {a; b} { mark } *"},
+		{"a '%' inside a line is no escape", "", "1. e4 {50%} *", "mark", isMark, "\n", "1. e4 {50%} { mark } *"},
 		{"a line that just fits stays whole", strings.Repeat("x", 56), " 1. e4 *", "a comment", isMark, "\n", " 1. e4 { a comment } *"},
 	}
 	for _, tt := range tests {
