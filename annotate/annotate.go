@@ -107,11 +107,11 @@ type Result struct {
 
 // Append appends g, annotated, to dst and returns the extended slice; c
 // is what startpos.Classify says of g. What is not a counted game, games
-// without a tag section, and parts of games too large to examine are
-// appended unchanged.
+// without a tag section, and games too large to examine (parts, or tag
+// sections the reader did not hold whole) are appended unchanged.
 func (a *Annotator) Append(dst []byte, g *pgn.Game, c *startpos.Class) ([]byte, Result) {
 	var res Result
-	if !c.Counted || !g.HasTagSection() || g.Partial {
+	if !c.Counted || !g.HasTagSection() || g.Partial || g.TagsIncomplete {
 		return append(dst, g.Raw...), res
 	}
 	st := c.Start

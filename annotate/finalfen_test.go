@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/frctool/frctool/fen"
@@ -141,6 +142,19 @@ func TestReplayOptions(t *testing.T) {
 			warnings: []string{`in.pgn:3: start position unknown: [SetUp "1"] without a FEN tag`},
 		},
 	}
+	manyTags := "[Chess960 \"1\"]\n" + strings.Repeat("[Tag \"x\"]\n", pgn.MaxTags) + "\n1. e4 *\n"
+	tests = append(tests, struct {
+		name     string
+		opts     Options
+		in, want string
+		warnings []string
+	}{
+		name:     "more tags than a game holds: passed through",
+		opts:     both,
+		in:       manyTags,
+		want:     manyTags,
+		warnings: []string{fmt.Sprintf("in.pgn:%d: game too large: over %d tags; the game is passed through unexamined", pgn.MaxTags+1, pgn.MaxTags)},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, _, warnings := annotateBytes(t, []byte(tt.in), tt.opts, 1)

@@ -123,8 +123,11 @@ var standard = func() fen.Position {
 	return fen.StartPosition(r, r)
 }()
 
-// errNoTags is why text without tags has no known start.
-var errNoTags = fmt.Errorf("%w: no tags", startpos.ErrNoFEN)
+// Why a game has no known start when its tags do not say.
+var (
+	errNoTags         = fmt.Errorf("%w: no tags", startpos.ErrNoFEN)
+	errTagsIncomplete = fmt.Errorf("%w: %w", startpos.ErrNoFEN, pgn.ErrGameTooLarge)
+)
 
 // SetUp sets the board up with the position game g starts from, as st
 // (from startpos.Classify or startpos.OfGame) tells it. It fails, naming
@@ -138,6 +141,9 @@ func (r *Replayer) SetUp(g *pgn.Game, st startpos.Start) (line int, err error) {
 	if st.Kind == startpos.Unknown {
 		if st.FEN >= 0 {
 			return g.Tags[st.FEN].Line, startpos.ErrNoFEN
+		}
+		if g.TagsIncomplete {
+			return g.Line, errTagsIncomplete
 		}
 		if !g.HasTagSection() {
 			// Name the line the text begins on, past the blank lines.

@@ -73,6 +73,13 @@ func TestSetUp(t *testing.T) {
 			text: "start position unknown: no tags",
 		},
 		{
+			name: "more tags than a game holds",
+			game: strings.Repeat("[Tag \"x\"]\n", pgn.MaxTags+1) + "\n*\n",
+			line: 1,
+			err:  pgn.ErrGameTooLarge,
+			text: "start position unknown: game too large",
+		},
+		{
 			name: "a position that cannot be played from",
 			game: "[Event \"x\"]\n[FEN \"8/8/8/8/8/8/8/K7 w - - 0 1\"]\n\n*\n",
 			line: 2,

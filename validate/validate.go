@@ -99,7 +99,7 @@ func (v *Validator) Check(g *pgn.Game, c *startpos.Class) Result {
 	notChecked := func(line int, err error) {
 		res.Problems = append(res.Problems, replay.Problem(g, line, replay.GameError{Err: fmt.Errorf("%w: %w", ErrNotChecked, err)}))
 	}
-	if g.Partial {
+	if g.Partial || g.TagsIncomplete {
 		notChecked(g.Line, pgn.ErrGameTooLarge)
 		return res
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,6 +222,22 @@ func TestNotCheckable(t *testing.T) {
 			kinds:    []error{ErrNotChecked, startpos.ErrFEN},
 		},
 	}
+	tests = append(tests, struct {
+		name     string
+		in       string
+		summary  string
+		problems []string
+		kinds    []error
+	}{
+		name:    "more tags than a game holds",
+		in:      strings.Repeat("[Tag \"x\"]\n", pgn.MaxTags+1) + "\n1. e4 *\n",
+		summary: "0 games checked, 0 failed, 0 plies replayed, 1 not checkable",
+		problems: []string{
+			fmt.Sprintf("in.pgn:%d: game too large: over %d tags; the game is passed through unexamined", pgn.MaxTags+1, pgn.MaxTags),
+			"in.pgn:1: game 1 (? - ?): not checked: game too large",
+		},
+		kinds: []error{pgn.ErrGameTooLarge},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := pgn.NewReader(strings.NewReader(tt.in))
