@@ -90,6 +90,9 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkOutputs(cmd, cmd.String("output")); err != nil {
+		return err
+	}
 	run := a.options()
 	opts.Jobs, opts.Warn, opts.Progress = run.Jobs, run.Warn, run.Progress
 	var sum annotate.Summary
@@ -98,6 +101,9 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 			if name == "-" {
 				return usagef(cmd, "--in-place needs FILE arguments, not standard input")
 			}
+		}
+		if err := a.checkInPlace(cmd, cmd.String("backup")); err != nil {
+			return err
 		}
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
 			out, err := stream.CreateCompressed(in.Name, in.Compression, 0)

@@ -35,7 +35,7 @@ func TestAnnotateCommand(t *testing.T) {
 			stderr: "stdin:8: game 2 (? - ?), move 1.: illegal move 'e5': no pawn can move to e5\nfrctool: annotate: 2 games, 2 identified (2 distinct SPs), 0 DFRC, 0 other start positions, 0 unknown, 1 warnings, 1 replayed\n"},
 		{name: "unplayable move is reported", args: []string{"annotate", "-q", "--no-fritz9", "--plycount"}, stdin: "[Event \"x\"]\n\n1. e5 *\n",
 			stdout: "[Event \"x\"]\n[Chess960 \"518\"]\n\n1. e5 *\n", stderr: "stdin:3: game 1 (? - ?), move 1.: illegal move 'e5': no pawn can move to e5\n"},
-		{name: "missing file", args: []string{"annotate", "-q", "nope.pgn"}, exitCode: 1, stderr: "frctool: open nope.pgn: no such file or directory\n"},
+		{name: "missing file", args: []string{"annotate", "-q", "nope.pgn"}, exitCode: 1, stderr: "frctool: nope.pgn: no such file or directory\n"},
 		{name: "bad castling style", args: []string{"annotate", "--castling", "fancy"}, exitCode: 2, errHas: "--castling must be xfen or shredder"},
 		{name: "bad tag name", args: []string{"annotate", "--sp-tag", "a b"}, exitCode: 2, errHas: "not a PGN tag name"},
 		{name: "backup without in-place", args: []string{"annotate", "--backup", ".bak", "x.pgn"}, exitCode: 2, errHas: "--backup goes with --in-place"},

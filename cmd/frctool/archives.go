@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -48,11 +51,16 @@ type archives struct {
 	quiet  bool
 	jobs   int
 
-	mu       sync.Mutex // serializes stderr between warnings and the bar
-	bar      *progressbar.ProgressBar
-	warnings int
-	games    atomic.Int64 // for the bar's games/s
+	mu           sync.Mutex // serializes stderr between warnings and the bar
+	bar          *progressbar.ProgressBar
+	warnings     int
+	failedInputs int
+	games        atomic.Int64 // for the bar's games/s
 }
+
+// archivesKey is where newArchives leaves the command's archives in the
+// root command's Metadata, for run to find inputs that failed.
+const archivesKey = "frctool.archives"
 
 func newArchives(cmd *cli.Command) (*archives, error) {
 	a := &archives{
@@ -80,61 +88,109 @@ func newArchives(cmd *cli.Command) (*archives, error) {
 	if stdinUsed > 1 {
 		return nil, usagef(cmd, "standard input (-) can be read only once")
 	}
+	root := cmd.Root()
+	if root.Metadata == nil {
+		root.Metadata = map[string]any{}
+	}
+	root.Metadata[archivesKey] = a
 	return a, nil
 }
 
-// each opens every input in turn and calls fn with a Reader over it. It
-// stops at the first error, which names the file.
+// each opens the inputs one at a time, as they are reached, and calls fn
+// with a Reader over each; an input is closed, and its buffers let go of,
+// before the next is opened, so that thousands of inputs need neither
+// thousands of open files nor of buffers. An input that cannot be opened
+// is reported and skipped, as grep and cat do, and the run then exits
+// with status 1; an error of fn stops the run.
 func (a *archives) each(ctx context.Context, fn func(in *stream.Input, r *pgn.Reader) error) error {
-	inputs := make([]*stream.Input, 0, len(a.names))
-	defer func() {
-		for _, in := range inputs {
-			in.Close()
-		}
-	}()
-	// Open everything first: a missing file is reported before any work,
-	// and the bar knows the total size.
-	var total int64
-	for _, name := range a.names {
-		in, err := stream.Open(name, a.stdin)
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, in)
-		if in.Size < 0 || total < 0 {
-			total = -1
-		} else {
-			total += in.Size
-		}
-	}
-	var done int64 // bytes of the inputs already finished
+	var done atomic.Int64 // bytes of the inputs already finished
 	var current atomic.Pointer[stream.Input]
-	stop := a.startBar(total, func() int64 {
+	stop := a.startBar(a.totalSize(), func() int64 {
 		if in := current.Load(); in != nil {
-			return done + in.Consumed()
+			return done.Load() + in.Consumed()
 		}
-		return done
+		return done.Load()
 	})
 	defer stop()
-	for _, in := range inputs {
+	for _, name := range a.names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		in, err := stream.OpenContext(ctx, name, a.stdin)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			a.inputFailed(name, err)
+			continue
+		}
 		current.Store(in)
 		r := pgn.NewReader(in)
 		r.Name = in.Name
-		if err := fn(in, r); err != nil {
+		err = fn(in, r)
+		in.Close()
+		done.Add(max(in.Size, 0))
+		current.Store(nil)
+		if err != nil {
 			return err
 		}
-		done += max(in.Size, 0)
 	}
 	return nil
 }
 
+// totalSize is the inputs' size for the progress bar, from stat alone
+// (opening would hold every input open), or -1 when one has no size.
+func (a *archives) totalSize() int64 {
+	var total int64
+	for _, name := range a.names {
+		var fi os.FileInfo
+		var err error
+		if name == "-" {
+			f, ok := a.stdin.(*os.File)
+			if !ok {
+				return -1
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(name)
+		}
+		if err != nil || !fi.Mode().IsRegular() {
+			if err == nil {
+				return -1
+			}
+			continue // reported when it is reached
+		}
+		total += fi.Size()
+	}
+	return total
+}
+
+// inputFailed reports an input that could not be opened, as
+// "frctool: NAME: reason".
+func (a *archives) inputFailed(name string, err error) {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == name {
+		err = fmt.Errorf("%s: %w", name, pe.Err)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.failedInputs++
+	if a.bar != nil {
+		a.bar.Clear()
+	}
+	fmt.Fprintf(a.stderr, "frctool: %v\n", err)
+}
+
+// failed tells whether an input could not be read: the run then ends
+// with status 1 even though the other inputs were processed.
+func (a *archives) failed() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.failedInputs > 0
+}
+
 // counted is called by commands for each game, to feed the bar's rate.
 func (a *archives) counted(n int) { a.games.Add(int64(n)) }
-
-// hooks connects annotate.Run to the warnings and the progress bar.
-func (a *archives) hooks() pgn.Hooks {
-	return pgn.Hooks{Warn: a.warn, Progress: a.counted}
-}
 
 // options are the runner options of every job: the --jobs count, and the
 // warnings and the progress bar as the reports' destinations.
@@ -210,4 +266,160 @@ func (a *archives) summary(format string, args ...any) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	fmt.Fprintf(a.stderr, "frctool: "+format+"\n", args...)
+}
+
+// fileID is what an output or input is, for telling whether two names are
+// one file: the file's identity when it exists, else its absolute path in
+// its directory's real location.
+type fileID struct {
+	name string
+	fi   os.FileInfo
+	path string
+}
+
+func identify(name string) fileID {
+	id := fileID{name: name}
+	if fi, err := os.Stat(name); err == nil {
+		id.fi = fi
+		return id
+	}
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if abs, err := filepath.Abs(filepath.Join(dir, base)); err == nil {
+		id.path = abs
+	}
+	return id
+}
+
+func (x fileID) same(y fileID) bool {
+	if x.fi != nil || y.fi != nil {
+		return x.fi != nil && y.fi != nil && os.SameFile(x.fi, y.fi)
+	}
+	return x.path != "" && x.path == y.path
+}
+
+// inputIDs identifies the inputs that exist, stdin included when it is a
+// file.
+func (a *archives) inputIDs() []fileID {
+	var ids []fileID
+	for _, name := range a.names {
+		if name == "-" {
+			if f, ok := a.stdin.(*os.File); ok {
+				if fi, err := f.Stat(); err == nil {
+					ids = append(ids, fileID{name: "standard input", fi: fi})
+				}
+			}
+			continue
+		}
+		if id := identify(name); id.fi != nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// checkOutputs refuses, before anything is read, outputs that are one
+// file with another output or with an input: the run would read what it
+// is overwriting, or one output would replace the other. Names are
+// compared by what they are (device and inode), so links and other
+// spellings of a name are caught. "-" and "" (stdout) are not files, and
+// character devices such as /dev/null may be named any number of times.
+func (a *archives) checkOutputs(cmd *cli.Command, outs ...string) error {
+	inputs := a.inputIDs()
+	var seen []fileID
+	for _, o := range outs {
+		if o == "" || o == "-" {
+			continue
+		}
+		id := identify(o)
+		if id.fi != nil && id.fi.Mode()&os.ModeCharDevice != 0 {
+			continue
+		}
+		for _, s := range seen {
+			if id.same(s) {
+				if s.name == o {
+					return usagef(cmd, "%s is named as two outputs", o)
+				}
+				return usagef(cmd, "%s and %s are the same file, named as two outputs", s.name, o)
+			}
+		}
+		for _, in := range inputs {
+			if id.same(in) {
+				if in.name == o {
+					return usagef(cmd, "%s is both an input and an output", o)
+				}
+				return usagef(cmd, "output %s is the input %s", o, in.name)
+			}
+		}
+		seen = append(seen, id)
+	}
+	return nil
+}
+
+// checkOutputDir refuses an output directory that holds an input: files
+// written there could be the input itself.
+func (a *archives) checkOutputDir(cmd *cli.Command, dir string) error {
+	out := identify(dir)
+	if out.fi == nil {
+		return nil
+	}
+	for _, in := range a.names {
+		if in == "-" {
+			continue
+		}
+		if id := identify(filepath.Dir(in)); id.fi != nil && out.same(id) {
+			return usagef(cmd, "the input %s is in the output directory %s", in, dir)
+		}
+	}
+	return nil
+}
+
+// checkInPlace checks the inputs of an --in-place run before anything is
+// read: each must be a regular file (symbolic links are followed and
+// their targets rewritten), given once, and no backup may overwrite an
+// input. A file with several hard links is rewritten as a new file, as
+// sed -i and perl -i do, so its other names keep the old content: that is
+// reported as a warning.
+func (a *archives) checkInPlace(cmd *cli.Command, backup string) error {
+	var seen []fileID
+	for _, name := range a.names {
+		if name == "-" {
+			return usagef(cmd, "standard input cannot be rewritten in place; name the files")
+		}
+		id := identify(name)
+		if id.fi == nil {
+			continue // reported when it is reached
+		}
+		if !id.fi.Mode().IsRegular() {
+			return usagef(cmd, "%s is not a regular file and cannot be rewritten in place", name)
+		}
+		for _, s := range seen {
+			if id.same(s) {
+				return usagef(cmd, "%s and %s are the same file; give each file once", s.name, name)
+			}
+		}
+		seen = append(seen, id)
+		if n := stream.HardLinks(id.fi); n > 1 {
+			a.mu.Lock()
+			fmt.Fprintf(a.stderr, "frctool: warning: %s has %d hard links; the rewritten file is a new one and the other links keep the old content\n", name, n)
+			a.mu.Unlock()
+		}
+	}
+	if backup == "" {
+		return nil
+	}
+	for _, name := range a.names {
+		b := identify(name + backup)
+		for _, s := range seen {
+			if b.same(s) {
+				return usagef(cmd, "the backup %s would overwrite the input %s", name+backup, s.name)
+			}
+		}
+	}
+	return nil
 }

@@ -105,6 +105,9 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkOutputs(cmd, cmd.String("output"), cmd.String("rejects")); err != nil {
+		return err
+	}
 	out, err := stream.Create(cmd.String("output"), cmd.Root().Writer)
 	if err != nil {
 		return err
@@ -133,12 +136,10 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	}
 	// Both outputs appear, or neither: a failed run leaves no half of the
 	// input behind under either name.
-	if rejects != nil {
-		if err != nil {
-			rejects.Abort()
-		} else if err = rejects.Commit(); err != nil {
-			out.Abort()
-		}
+	if err == nil {
+		err = stream.CommitAll(out, rejects)
+	} else if rejects != nil {
+		rejects.Abort()
 	}
 	err = writeAll(out, err)
 	sum := f.Summary()

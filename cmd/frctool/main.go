@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -36,8 +37,13 @@ func versionString() string {
 	return version
 }
 
+// stopSignals end a run the way an error does: outputs being written are
+// discarded, with no temporary file left. SIGHUP is among them since a
+// closed terminal or ssh session sends it.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -54,9 +60,22 @@ const (
 // standard streams and returns the exit status, so tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp()
-	app.Reader, app.Writer, app.ErrWriter = stdin, stdout, stderr
+	// A terminal stays an *os.File, for the commands that ask whether
+	// they write to one; errors writing to it are not worth a status.
+	out := &errWriter{w: stdout}
+	app.Reader, app.Writer, app.ErrWriter = stdin, out, stderr
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		app.Writer = stdout
+	}
 	err := app.Run(ctx, args)
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("stdout: %w", out.err)
+	}
 	if err == nil {
+		if a, ok := app.Metadata[archivesKey].(*archives); ok && a.failed() {
+			// Every input that failed is already on stderr.
+			return exitFailure
+		}
 		return exitOK
 	}
 	var ue usageError
@@ -72,6 +91,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "frctool: %v\n", err)
 		return exitFailure
 	}
+}
+
+// errWriter keeps the first error writing to stdout (a full disk, a
+// closed pipe), which commands that print with fmt would otherwise lose:
+// run then exits with status 1. Writes after an error are dropped.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }
 
 // usageError is an error in the command line: exit status 2.

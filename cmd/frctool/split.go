@@ -58,6 +58,9 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkOutputDir(cmd, cmd.String("output")); err != nil {
+		return err
+	}
 	s, err := selector.NewSplitter(selector.SplitOptions{
 		Dir:     cmd.String("output"),
 		By:      by,

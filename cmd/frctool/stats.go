@@ -100,6 +100,9 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkOutputs(cmd, cmd.String("output"), chartName, htmlName); err != nil {
+		return err
+	}
 
 	var s stats.Stats
 	withDFRC := cmd.Bool("dfrc")

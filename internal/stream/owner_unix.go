@@ -26,3 +26,11 @@ func chown(f *os.File, old os.FileInfo) error {
 	f.Chown(-1, gid)
 	return nil
 }
+
+// HardLinks returns the number of names (hard links) a file has.
+func HardLinks(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

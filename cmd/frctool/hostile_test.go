@@ -1,0 +1,451 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/frctool/frctool/internal/sharedtest"
+)
+
+// writeGame writes oneGame to dir/name and returns its path.
+func writeGame(t *testing.T, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(oneGame), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestOutputsReplaceOnlyWhatIsSafe(t *testing.T) {
+	t.Run("/dev/null is written to, not replaced", func(t *testing.T) {
+		before, err := os.Stat(os.DevNull)
+		if err != nil {
+			t.Skip(err)
+		}
+		in := writeGame(t, t.TempDir(), "g.pgn")
+		for _, args := range [][]string{
+			{"annotate", "-q", in, "-o", os.DevNull},
+			{"filter", "-q", in, "-o", os.DevNull, "--rejects", os.DevNull},
+			{"stats", "-q", in, "-o", os.DevNull},
+		} {
+			if _, stderr, code := frctool(t, "", args...); code != 0 {
+				t.Errorf("%v: exit %d: %s", args, code, stderr)
+			}
+		}
+		after, err := os.Stat(os.DevNull)
+		if err != nil || !os.SameFile(before, after) || after.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("/dev/null is now %v (%v)", after.Mode(), err)
+		}
+		assertNoTempFiles(t, "/dev")
+	})
+	t.Run("a symlink output rewrites its target", func(t *testing.T) {
+		dir, other := t.TempDir(), t.TempDir()
+		in := writeGame(t, dir, "g.pgn")
+		target := filepath.Join(other, "out.pgn")
+		os.WriteFile(target, []byte("old"), 0o600)
+		link := filepath.Join(dir, "out.pgn")
+		os.Symlink(target, link)
+		if _, stderr, code := frctool(t, "", "annotate", "-q", in, "-o", link); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+			t.Error("the symlink was replaced by a file")
+		}
+		if b, _ := os.ReadFile(target); string(b) != oneGameAnnotated {
+			t.Errorf("the target holds %q", b)
+		}
+		assertNoTempFiles(t, dir)
+		assertNoTempFiles(t, other)
+	})
+	t.Run("a FIFO output is written to", func(t *testing.T) {
+		dir := t.TempDir()
+		in := writeGame(t, dir, "g.pgn")
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		got := make(chan string, 1)
+		go func() {
+			b, _ := os.ReadFile(fifo)
+			got <- string(b)
+		}()
+		if _, stderr, code := frctool(t, "", "annotate", "-q", in, "-o", fifo); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		select {
+		case s := <-got:
+			if s != oneGameAnnotated {
+				t.Errorf("the FIFO's reader got %q", s)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the FIFO's reader got nothing")
+		}
+		if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+			t.Error("the FIFO was replaced")
+		}
+		assertNoTempFiles(t, dir)
+	})
+}
+
+func TestOutputThatIsAnInputIsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string // D/ is replaced by a fresh directory holding the files below
+		errHas string
+	}{
+		{"filter X -o X", []string{"filter", "D/g.pgn", "-o", "D/g.pgn"}, "is both an input and an output"},
+		{"filter -o through a symlink to the input", []string{"filter", "D/g.pgn", "-o", "D/sym.pgn"}, "is the input"},
+		{"filter -o a hard link of the input", []string{"filter", "D/g.pgn", "-o", "D/hard.pgn"}, "is the input"},
+		{"-o X --rejects X, X new", []string{"filter", "D/g.pgn", "-o", "D/new.pgn", "--rejects", "D/new.pgn"}, "named as two outputs"},
+		{"-o X --rejects X, X existing", []string{"filter", "D/g.pgn", "-o", "D/h.pgn", "--rejects", "D/./h.pgn"}, "are the same file"},
+		{"--rejects names an input", []string{"filter", "D/g.pgn", "-o", "D/new.pgn", "--rejects", "D/g.pgn"}, "is both an input and an output"},
+		{"--rejects names stdin", []string{"filter", "-o", "D/new.pgn", "--rejects", "D/stdin.pgn"}, "is the input standard input"},
+		{"annotate -o the input", []string{"annotate", "D/g.pgn", "-o", "D/g.pgn"}, "is both an input and an output"},
+		{"stats -o and --html one file", []string{"stats", "D/g.pgn", "-o", "D/new.html", "--html", "D/new.html"}, "named as two outputs"},
+		{"stats --chart the input", []string{"stats", "D/g.pgn", "--chart", "D/hard.svg"}, "is the input"},
+		{"split --append into the input's directory", []string{"split", "--append", "-o", "D/", "D/g.pgn"}, "is in the output directory"},
+		{"annotate --in-place the same file twice", []string{"annotate", "--in-place", "--backup", ".orig", "D/g.pgn", "D/sym.pgn"}, "are the same file"},
+		{"annotate --in-place, a backup overwrites an input", []string{"annotate", "--in-place", "--backup", ".pgn", "D/h", "D/h.pgn"}, "would overwrite the input"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in := writeGame(t, dir, "g.pgn")
+			writeGame(t, dir, "h")
+			writeGame(t, dir, "h.pgn")
+			os.Link(in, filepath.Join(dir, "hard.pgn"))
+			os.Link(in, filepath.Join(dir, "hard.svg"))
+			os.Symlink("g.pgn", filepath.Join(dir, "sym.pgn"))
+			stdin, err := os.Open(writeGame(t, dir, "stdin.pgn"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			args := []string{"frctool"}
+			for _, a := range tc.args {
+				args = append(args, strings.Replace(a, "D/", dir+"/", 1))
+			}
+			before := snapshot(t, dir)
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, stdin, &stdout, &stderr)
+			if code != 2 || !strings.Contains(stderr.String(), tc.errHas) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tc.errHas)
+			}
+			if after := snapshot(t, dir); after != before {
+				t.Errorf("files changed:\n%s\nwere:\n%s", after, before)
+			}
+		})
+	}
+}
+
+// snapshot lists dir's files with their sizes and hashes, to see that a
+// refused run touched nothing.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			data, _ := os.ReadFile(p)
+			fmt.Fprintf(&b, "%s %v %d %x\n", p, fi.Mode(), len(data), sha256.Sum256(data))
+		}
+		return nil
+	})
+	return b.String()
+}
+
+func TestInPlaceKeepsWhatTheFileWas(t *testing.T) {
+	t.Run("owner, group, setgid and sticky bits", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("giving a file away needs root")
+		}
+		in := writeGame(t, t.TempDir(), "g.pgn")
+		os.Chown(in, 4321, 8765)
+		os.Chmod(in, 0o640|os.ModeSetgid|os.ModeSticky)
+		before, _ := os.Stat(in)
+		if _, stderr, code := frctool(t, "", "annotate", "-q", "--in-place", in); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		after, _ := os.Stat(in)
+		if after.Mode() != before.Mode() {
+			t.Errorf("mode %v, want %v", after.Mode(), before.Mode())
+		}
+		if st := after.Sys().(*syscall.Stat_t); st.Uid != 4321 || st.Gid != 8765 {
+			t.Errorf("owner %d:%d, want 4321:8765", st.Uid, st.Gid)
+		}
+		if b, _ := os.ReadFile(in); string(b) != oneGameAnnotated {
+			t.Errorf("content %q", b)
+		}
+	})
+	t.Run("a symlink is followed", func(t *testing.T) {
+		dir, other := t.TempDir(), t.TempDir()
+		target := writeGame(t, other, "g.pgn")
+		link := filepath.Join(dir, "link.pgn")
+		os.Symlink(target, link)
+		if _, stderr, code := frctool(t, "", "annotate", "-q", "--in-place", "--backup", ".orig", link); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+			t.Error("the symlink was replaced by a file")
+		}
+		if b, _ := os.ReadFile(target); string(b) != oneGameAnnotated {
+			t.Errorf("the target holds %q", b)
+		}
+		if b, _ := os.ReadFile(link + ".orig"); string(b) != oneGame {
+			t.Errorf("the backup holds %q", b)
+		}
+		assertNoTempFiles(t, dir)
+		assertNoTempFiles(t, other)
+	})
+	t.Run("hard links are broken, with a warning", func(t *testing.T) {
+		dir := t.TempDir()
+		in := writeGame(t, dir, "g.pgn")
+		other := filepath.Join(dir, "other-name.pgn")
+		os.Link(in, other)
+		_, stderr, code := frctool(t, "", "annotate", "-q", "--in-place", in)
+		if code != 0 || !strings.Contains(stderr, "has 2 hard links") {
+			t.Errorf("exit %d, stderr %q; want 0 and a warning", code, stderr)
+		}
+		if b, _ := os.ReadFile(in); string(b) != oneGameAnnotated {
+			t.Errorf("the file holds %q", b)
+		}
+		if b, _ := os.ReadFile(other); string(b) != oneGame {
+			t.Errorf("the other link holds %q", b)
+		}
+	})
+	t.Run("a FIFO is refused", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		// Opening a FIFO waits for a writer: the deadline ends the wait
+		// should the FIFO be opened after all.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, []string{"frctool", "annotate", "--in-place", fifo}, nil, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), "not a regular file") {
+			t.Errorf("exit %d, stderr %q", code, stderr.String())
+		}
+	})
+}
+
+// A SIGHUP (the terminal closing) ends an --in-place run as SIGINT does:
+// the file is either the original or the result, and no temporary file
+// is left.
+func TestAnnotateInPlaceHangup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a subprocess")
+	}
+	dir := t.TempDir()
+	var games strings.Builder
+	for games.Len() < 64<<20 {
+		games.WriteString(oneGame + "\n")
+	}
+	path := filepath.Join(dir, "big.pgn")
+	os.WriteFile(path, []byte(games.String()), 0o644)
+	cmd := exec.Command(os.Args[0], "annotate", "-q", "--in-place", path)
+	cmd.Env = append(os.Environ(), "FRCTOOL_RUN_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.frctool-*.tmp")); len(tmp) > 0 {
+			break
+		}
+	}
+	cmd.Process.Signal(syscall.SIGHUP)
+	err := cmd.Wait()
+	now, _ := os.ReadFile(path)
+	switch {
+	case err != nil && bytes.Equal(now, []byte(games.String())):
+		if !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("stderr after a hangup: %q (%v)", stderr.String(), err)
+		}
+	case err == nil && bytes.HasPrefix(now, []byte(oneGameAnnotated)):
+		t.Log("the run finished before the hangup")
+	default:
+		t.Errorf("after a hangup (exit %v) the file is neither the original nor the result", err)
+	}
+	assertNoTempFiles(t, dir)
+}
+
+// Every command reading an idle pipe stops when its context ends, and
+// leaves no output file behind.
+func TestInterruptIdlePipe(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string // "OUT" is replaced by a file in a fresh directory
+	}{
+		{"annotate", []string{"annotate", "-o", "OUT"}},
+		{"filter", []string{"filter", "-o", "OUT", "--rejects", "OUT.rejects"}},
+		{"stats", []string{"stats", "-o", "OUT"}},
+		{"validate", []string{"validate"}},
+		{"split", []string{"split", "-o", "OUT"}},
+		{"identify", []string{"identify"}},
+		{"convert", []string{"convert", "--from", "scharnagl", "--to", "fritz9"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out")
+			args := []string{"frctool"}
+			for _, a := range tc.args {
+				args = append(args, strings.ReplaceAll(a, "OUT", out))
+			}
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			defer w.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(100*time.Millisecond, cancel)
+			var stdout, stderr bytes.Buffer
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, args, r, &stdout, &stderr) }()
+			select {
+			case code := <-done:
+				if code != 1 {
+					t.Errorf("exit %d, want 1; stderr %q", code, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the command still waits for its input after the interrupt")
+			}
+			if _, err := os.Stat(out); err == nil && tc.name != "split" {
+				t.Error("an output file was created")
+			}
+			if _, err := os.Stat(out + ".rejects"); err == nil {
+				t.Error("a rejects file was created")
+			}
+			assertNoTempFiles(t, dir)
+		})
+	}
+}
+
+func TestManyInputs(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		n         int
+		openLimit uint64 // 0: leave
+		maxSys    uint64 // most memory the run may add, 0: not checked
+	}{
+		{"1100 inputs under a limit of 1024 open files", 1100, 1024, 0},
+		{"3000 inputs in little memory", 3000, 0, 256 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := []string{"annotate", "-q", "-o", filepath.Join(dir, "out.pgn")}
+			for i := range tc.n {
+				args = append(args, writeGame(t, dir, fmt.Sprintf("g%04d.pgn", i)))
+			}
+			if tc.openLimit > 0 {
+				sharedtest.LimitOpenFiles(t, tc.openLimit)
+			}
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, stderr, code := frctool(t, "", args...)
+			runtime.ReadMemStats(&after)
+			if code != 0 {
+				t.Fatalf("exit %d: %.300s", code, stderr)
+			}
+			b, _ := os.ReadFile(filepath.Join(dir, "out.pgn"))
+			if got := strings.Count(string(b), oneGameAnnotated); got != tc.n {
+				t.Errorf("%d games annotated, want %d", got, tc.n)
+			}
+			if grown := after.Sys - before.Sys; tc.maxSys > 0 && grown > tc.maxSys {
+				t.Errorf("the run took %d MB more from the system, want at most %d", grown>>20, tc.maxSys>>20)
+			}
+		})
+	}
+}
+
+func TestMissingInputAmongSeveral(t *testing.T) {
+	dir := t.TempDir()
+	a := writeGame(t, dir, "a.pgn")
+	b := writeGame(t, dir, "b.pgn")
+	missing := filepath.Join(dir, "missing.pgn")
+	unreadable := filepath.Join(dir, "sub")
+	os.Mkdir(unreadable, 0o755)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stdout string
+		errHas string
+		out    string // the -o file's content, when one is written
+	}{
+		{"annotate to stdout", []string{"annotate", "-q", a, missing, b}, oneGameAnnotated + oneGameAnnotated,
+			"frctool: " + missing + ": no such file or directory\n", ""},
+		{"annotate to a file", []string{"annotate", "-q", a, missing, b, "-o", filepath.Join(dir, "out.pgn")}, "",
+			"frctool: " + missing + ": no such file or directory\n", oneGameAnnotated + oneGameAnnotated},
+		{"a directory among the inputs", []string{"filter", "-q", a, unreadable, b}, oneGame + oneGame,
+			"frctool: " + unreadable + ": is a directory\n", ""},
+		{"validate", []string{"validate", "-q", missing, a}, "",
+			"frctool: " + missing + ": no such file or directory\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := frctool(t, "", tc.args...)
+			if code != 1 || stdout != tc.stdout || stderr != tc.errHas {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 1, %q, %q", code, stdout, stderr, tc.stdout, tc.errHas)
+			}
+			if tc.out != "" {
+				if b, _ := os.ReadFile(filepath.Join(dir, "out.pgn")); string(b) != tc.out {
+					t.Errorf("the output holds %q", b)
+				}
+			}
+		})
+	}
+}
+
+func TestWriteErrorOnStdout(t *testing.T) {
+	in := writeGame(t, t.TempDir(), "g.pgn")
+	for _, args := range [][]string{
+		{"tables"},
+		{"identify", "RNBQKBNR"},
+		{"convert", "--from", "scharnagl", "--to", "fritz9", "518"},
+		{"random", "--count", "3"},
+		{"show", "518"},
+		{"annotate", "-q", in},
+		{"filter", "-q", in},
+		{"stats", "-q", in},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+			if err != nil {
+				t.Skip(err)
+			}
+			defer full.Close()
+			var stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"frctool"}, args...), strings.NewReader(""), full, &stderr)
+			if code != 1 || !strings.HasPrefix(stderr.String(), "frctool: ") || !strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("exit %d, stderr %q; want 1 and frctool: ... no space left on device", code, stderr.String())
+			}
+		})
+	}
+}
+
+// The signals that end a run include SIGHUP.
+func TestStopSignals(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
+		found := false
+		for _, s := range stopSignals {
+			found = found || s == sig
+		}
+		if !found {
+			t.Errorf("%v does not stop a run", sig)
+		}
+	}
+}
