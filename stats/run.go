@@ -3,35 +3,38 @@ package stats
 import (
 	"context"
 
+	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
 )
 
-// batch is one batch of games examined by a worker.
-type batch struct {
-	games []Game
+// RunOptions say how to run the count and where its reports go.
+type RunOptions struct {
+	// Jobs is the number of goroutines examining games; 0 means one per
+	// core.
+	Jobs int
+	// Warn, if set, receives every problem of the input, in input order.
+	Warn func(*pgn.ParseError)
+	// Progress, if set, receives the number of games in each finished
+	// batch.
+	Progress func(games int)
 }
 
-// Run counts every game of r into s, examining games on up to jobs
-// goroutines and reporting through hooks on the calling goroutine, in input
-// order. Run can be called again with the same s for further inputs.
-func Run(ctx context.Context, r *pgn.Reader, jobs int, s *Stats, hooks pgn.Hooks) error {
-	work := func(b *pgn.Batch, res *batch) {
-		res.games = res.games[:0]
-		for i := range b.Games {
-			res.games = append(res.games, Examine(&b.Games[i]))
-		}
-	}
-	emit := func(_ *pgn.Batch, res *batch) error {
-		n := 0
-		for _, g := range res.games {
-			s.Add(g)
-			if g.Counted {
-				n++
+// Run counts every game of r into s, examining games on up to opts.Jobs
+// goroutines and reporting on the calling goroutine, in input order. Run
+// can be called again with the same s for further inputs.
+func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts RunOptions) error {
+	job := pipeline.Job[Game]{
+		NewWorker: func() func(it *pipeline.Item[Game], out []byte) []byte {
+			return func(it *pipeline.Item[Game], out []byte) []byte {
+				it.Value.Counted, it.Value.Start = it.Class.Counted, it.Class.Start
+				it.Problems = examine(it.Game, &it.Value, it.Problems)
+				return out
 			}
-			hooks.Report(g.Problems)
-		}
-		hooks.Done(n)
-		return nil
+		},
+		Emit: func(it *pipeline.Item[Game]) error {
+			s.count(&it.Value)
+			return nil
+		},
 	}
-	return pgn.Pipeline(ctx, r, jobs, work, emit)
+	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &s.Totals)
 }

@@ -7,9 +7,13 @@
 // A [Stats] accumulates games one at a time ([Stats.Add]) and combines
 // with another ([Stats.Merge]) by adding raw sums, so counting parts of an
 // archive separately and merging gives exactly what one count of the whole
-// gives. [Stats.Rows] turns the sums into table rows with derived columns;
-// the writers put them out as CSV, JSON, Markdown, an aligned table, a
-// chart or an HTML page, and [ReadJSON] reads the JSON back for merging.
+// gives. [Run] counts a whole archive on every core, through the runner
+// all frctool commands share, so that games are classified and reported
+// as everywhere else. [Stats.Rows] turns the sums into table rows with
+// derived columns; a [Report] writes them as CSV, JSON or Markdown, and
+// [Stats.ReadJSON] reads the JSON back for merging. The aligned table,
+// the chart and the HTML page are drawn by package stats/render, which
+// keeps their libraries out of this one.
 package stats
 
 import (
@@ -51,25 +55,6 @@ func (c *Counts) add(o *Counts) {
 	c.BlackEloGames += o.BlackEloGames
 }
 
-// Totals count every game read, whatever its start.
-type Totals struct {
-	Games      int64 `json:"games"`      // games read, each counted once however large
-	Identified int64 `json:"identified"` // games from a Chess960 array (standard chess included)
-	DFRC       int64 `json:"dfrc"`       // games whose two back ranks differ
-	Other      int64 `json:"other"`      // games from a FEN that is not a start array
-	Unknown    int64 `json:"unknown"`    // games whose start the tags do not tell
-	Warnings   int64 `json:"warnings"`   // problems reported while reading
-}
-
-func (t *Totals) add(o *Totals) {
-	t.Games += o.Games
-	t.Identified += o.Identified
-	t.DFRC += o.DFRC
-	t.Other += o.Other
-	t.Unknown += o.Unknown
-	t.Warnings += o.Warnings
-}
-
 // Pair is the two Scharnagl numbers of a DFRC game.
 type Pair struct{ White, Black int }
 
@@ -78,9 +63,11 @@ func (p Pair) String() string { return strconv.Itoa(p.White) + ":" + strconv.Ito
 // Stats accumulates games. The zero value is empty and ready to use. It is
 // not safe for concurrent use: give each goroutine its own and Merge them.
 type Stats struct {
-	SP     [numbering.Count]Counts
-	DFRC   map[Pair]*Counts
-	Totals Totals
+	SP   [numbering.Count]Counts
+	DFRC map[Pair]*Counts
+	// Totals count every game read, whatever its start, and the problems
+	// reported: the summary line every frctool command prints.
+	Totals startpos.Tally
 }
 
 // Outcome is a game's result as counted.
@@ -115,18 +102,32 @@ func ParseResult(v []byte) (o Outcome, ok bool) {
 // whose Result tag and termination marker disagree.
 var ErrResultConflict = errors.New("the Result tag and the termination marker of the moves disagree")
 
+// ErrImplausible is reported, wrapped in a *pgn.ParseError, for a rating
+// or a game length whose value no real game has; the value is not
+// counted, since one such number would swamp every average it entered.
+var ErrImplausible = errors.New("implausible value")
+
+// The plausible values of the counted tags. No player or engine has been
+// rated 4000, and the longest games played lasted a few hundred moves; a
+// wrong PlyCount costs nothing, since the moves are counted instead.
+const (
+	MaxElo      = 4000
+	MaxPlyCount = 10000
+)
+
 // Game is what counting one game found, kept apart from the Stats so that
 // workers can examine games in parallel and the counts be added in order.
 type Game struct {
-	// Counted is false for what is not a game: the second and later parts
-	// of a game too large to examine (pgn.Game.Continued), or blank text.
+	// Counted and Start are the game's class (startpos.Classify): only
+	// counted items are games, and only games from a Chess960 array or a
+	// DFRC pair have their results counted.
 	Counted  bool
 	Start    startpos.Start
 	Outcome  Outcome
 	Plies    int
-	WhiteElo int // 0 when not numeric
+	WhiteElo int // 0 when unknown
 	BlackElo int
-	// Problems are the reader's, the start tags' and the result's.
+	// Problems are the reader's, the start tags' and the counting's own.
 	Problems []*pgn.ParseError
 }
 
@@ -136,88 +137,106 @@ type Game struct {
 // tools index); only when the tag is missing or holds something else does
 // the movetext's termination marker decide. When both are there and
 // differ, the tag is counted and the disagreement reported. The length
-// comes from the PlyCount tag when it is a number, else from counting the
-// main-line moves of the movetext.
+// comes from the PlyCount tag when it is a number from 0 to MaxPlyCount,
+// else from counting the main-line moves of the movetext. Ratings from 1
+// to MaxElo are counted; other numbers are reported and, like "?", "-"
+// or "0", count as no rating.
+//
+// A game too large to hold at once (pgn.Game.Partial) is counted by its
+// tags, its length from the moves of the part held.
 func Examine(g *pgn.Game) Game {
-	res := Game{Problems: g.Problems, Start: startpos.Start{Kind: startpos.Unknown, White: -1, Black: -1, FEN: -1}}
-	// A game too large to examine, or text with no tags, counts as a game
-	// of unknown start.
-	res.Counted = startpos.Classify(g).Counted
-	if !res.Counted || !g.HasTagSection() || g.Partial {
-		return res
+	c := startpos.Classify(g)
+	res := Game{Counted: c.Counted, Start: c.Start}
+	problems := g.Problems
+	if len(c.Problems) > 0 {
+		problems = append(problems[:len(problems):len(problems)], c.Problems...)
 	}
-	st, problems := startpos.OfGame(g)
-	res.Start = st
-	if len(problems) > 0 {
-		res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], problems...)
-	}
-	if st.Kind != startpos.Chess960 && st.Kind != startpos.DFRC {
-		return res // only the totals count it
-	}
+	res.Problems = examine(g, &res, problems)
+	return res
+}
 
-	marker, markerLine := g.Termination()
+// examine fills in res, whose Counted and Start are set, from g, and
+// returns problems with the counting's own appended.
+func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseError {
+	if !res.Counted || (res.Start.Kind != startpos.Chess960 && res.Start.Kind != startpos.DFRC) {
+		return problems // only the totals count it
+	}
+	// In the order of their lines as files usually have them: the
+	// ratings, the length, then the moves' marker.
+	res.WhiteElo, problems = number(g, "WhiteElo", 1, MaxElo, "counted as no rating", problems)
+	res.BlackElo, problems = number(g, "BlackElo", 1, MaxElo, "counted as no rating", problems)
+	res.WhiteElo, res.BlackElo = max(res.WhiteElo, 0), max(res.BlackElo, 0)
+	plies, problems := number(g, "PlyCount", 0, MaxPlyCount, "the moves are counted instead", problems)
+	if plies < 0 {
+		plies = pgn.CountPlies(g.Movetext())
+	}
+	res.Plies = plies
+
+	// The marker of a partial game is in a part not held.
+	var marker []byte
+	var markerLine int
+	if !g.Partial {
+		marker, markerLine = g.Termination()
+	}
 	tag, hasTag := g.Tag("Result")
 	tag = bytes.TrimSpace(tag)
 	outcome, tagOK := ParseResult(tag)
 	switch {
 	case hasTag && tagOK:
 		if marker != nil && !bytes.Equal(marker, tag) {
-			res.Problems = append(res.Problems[:len(res.Problems):len(res.Problems)], g.Problem(markerLine,
+			problems = append(problems[:len(problems):len(problems)], g.Problem(markerLine,
 				fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, tag, marker)))
 		}
 	case marker != nil:
 		outcome, _ = ParseResult(marker)
 	}
 	res.Outcome = outcome
+	return problems
+}
 
-	if v, ok := g.Tag("PlyCount"); ok {
-		if n, err := strconv.Atoi(string(bytes.TrimSpace(v))); err == nil && n >= 0 {
-			res.Plies = n
-		} else {
-			res.Plies = pgn.CountPlies(g.Movetext())
+// number returns the value of the tag named name when it is a number from
+// lo to hi, and -1 otherwise. Only a number out of range is a problem,
+// appended to problems with then saying what is done instead: real files
+// write "?", "-" or "" (and "0" for ratings) for "not known".
+func number(g *pgn.Game, name string, lo, hi int, then string, problems []*pgn.ParseError) (int, []*pgn.ParseError) {
+	for i := range g.Tags {
+		t := &g.Tags[i]
+		if string(t.Name) != name {
+			continue
 		}
-	} else {
-		res.Plies = pgn.CountPlies(g.Movetext())
+		v := bytes.TrimSpace(t.Value)
+		n, err := strconv.Atoi(string(v))
+		switch {
+		case err == nil && n >= lo && n <= hi:
+			return n, problems
+		case err == nil && n == 0, err != nil && !errors.Is(err, strconv.ErrRange):
+			return -1, problems
+		}
+		return -1, append(problems[:len(problems):len(problems)], g.Problem(t.Line,
+			fmt.Errorf("%w: [%s %q] is not within %d..%d; %s", ErrImplausible, name, v, lo, hi, then)))
 	}
-	res.WhiteElo = elo(g, "WhiteElo")
-	res.BlackElo = elo(g, "BlackElo")
-	return res
+	return -1, problems
 }
 
-// elo returns the tag's rating, or 0 when it is missing or not a positive
-// number ("?", "-", "" and "0" all mean "unknown" in real files).
-func elo(g *pgn.Game, tag string) int {
-	v, ok := g.Tag(tag)
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return n
-}
-
-// Add counts one examined game.
+// Add counts one examined game and its problems.
 func (s *Stats) Add(g Game) {
-	s.Totals.Warnings += int64(len(g.Problems))
+	s.Totals.Add(&startpos.Class{Counted: g.Counted, Start: g.Start}, len(g.Problems))
+	s.count(&g)
+}
+
+// count adds a game to the counts of its position; the totals are the
+// caller's.
+func (s *Stats) count(g *Game) {
 	if !g.Counted {
 		return
 	}
-	s.Totals.Games++
 	var c *Counts
 	switch g.Start.Kind {
 	case startpos.Chess960:
-		s.Totals.Identified++
 		c = &s.SP[g.Start.White]
 	case startpos.DFRC:
-		s.Totals.DFRC++
 		c = s.pair(Pair{g.Start.White, g.Start.Black})
-	case startpos.Other:
-		s.Totals.Other++
-		return
 	default:
-		s.Totals.Unknown++
 		return
 	}
 	c.Games++
@@ -269,7 +288,7 @@ func (s *Stats) Merge(o *Stats) {
 	for p, c := range o.DFRC {
 		s.pair(p).add(c)
 	}
-	s.Totals.add(&o.Totals)
+	s.Totals.Merge(&o.Totals)
 }
 
 // Positions returns how many start positions have at least one game.
@@ -281,10 +300,4 @@ func (s *Stats) Positions() int {
 		}
 	}
 	return n
-}
-
-func (s *Stats) String() string {
-	t := &s.Totals
-	return fmt.Sprintf("%d games, %d identified (%d distinct SPs), %d DFRC, %d other start positions, %d unknown, %d warnings",
-		t.Games, t.Identified, s.Positions(), t.DFRC, t.Other, t.Unknown, t.Warnings)
 }

@@ -3,7 +3,6 @@ package stats
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"errors"
 	"flag"
 	"io"
@@ -31,7 +30,7 @@ func count(t testing.TB, data []byte, jobs int) (*Stats, []*pgn.ParseError) {
 	var warnings []*pgn.ParseError
 	r := pgn.NewReader(bytes.NewReader(data))
 	r.Name = "games.pgn"
-	if err := Run(context.Background(), r, jobs, &s, pgn.Hooks{Warn: func(p *pgn.ParseError) { warnings = append(warnings, p) }}); err != nil {
+	if err := Run(context.Background(), r, &s, RunOptions{Jobs: jobs, Warn: func(p *pgn.ParseError) { warnings = append(warnings, p) }}); err != nil {
 		t.Fatal(err)
 	}
 	return &s, warnings
@@ -75,9 +74,9 @@ func TestFixtureCounts(t *testing.T) {
 	if c := s.DFRC[Pair{0, 518}]; c == nil || *c != wantPair || len(s.DFRC) != 1 {
 		t.Errorf("DFRC: got %v, want only 0:518 = %+v", s.DFRC, wantPair)
 	}
-	wantTotals := Totals{Games: 14, Identified: 10, DFRC: 2, Other: 1, Unknown: 1, Warnings: 3}
-	if s.Totals != wantTotals {
-		t.Errorf("totals:\n got %+v\nwant %+v", s.Totals, wantTotals)
+	wantTotals := "14 games, 10 identified (2 distinct SPs), 2 DFRC, 1 other start positions, 1 unknown, 3 warnings"
+	if got := s.Totals.String(); got != wantTotals {
+		t.Errorf("totals:\n got %s\nwant %s", got, wantTotals)
 	}
 	for i, want := range []error{pgn.ErrNoResult, ErrResultConflict, startpos.ErrNoFEN} {
 		if i >= len(warnings) || !errors.Is(warnings[i], want) {
@@ -171,8 +170,8 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	games := splitGames(t, data)
 	whole, _ := count(t, data, 4)
 	opts := Options{Sort: SortGames}
-	wantJSON := render(t, whole, opts, JSON)
-	wantCSV := render(t, whole, opts, CSV)
+	wantJSON := render(t, whole, opts, (*Report).WriteJSON)
+	wantCSV := render(t, whole, opts, (*Report).WriteCSV)
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 20; trial++ {
@@ -197,22 +196,29 @@ func TestMergeEqualsOneRun(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// The totals compare with the SPs seen, so Distinct is right too.
 		if merged.SP != whole.SP || merged.Totals != whole.Totals {
-			t.Fatalf("trial %d (%d parts): merged totals %+v, one run %+v", trial, len(parts), merged.Totals, whole.Totals)
+			t.Fatalf("trial %d (%d parts): merged totals %v, one run %v", trial, len(parts), &merged.Totals, &whole.Totals)
 		}
-		if got := render(t, &merged, opts, JSON); got != wantJSON {
+		if d, p := merged.Totals.Distinct(), merged.Positions(); d != p {
+			t.Fatalf("trial %d: %d distinct SPs in the totals, %d positions with games", trial, d, p)
+		}
+		if got := render(t, &merged, opts, (*Report).WriteJSON); got != wantJSON {
 			t.Fatalf("trial %d: merged JSON differs from one run", trial)
 		}
-		if got := render(t, &merged, opts, CSV); got != wantCSV {
+		if got := render(t, &merged, opts, (*Report).WriteCSV); got != wantCSV {
 			t.Fatalf("trial %d: merged CSV differs from one run", trial)
 		}
 	}
 }
 
-func render(t testing.TB, s *Stats, opts Options, f Format) string {
+// writer is one of the Report's writers.
+type writer func(*Report, io.Writer) error
+
+func render(t testing.TB, s *Stats, opts Options, write writer) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := (&Report{Stats: s, Options: opts, WithDFRC: true}).Write(&b, f); err != nil {
+	if err := write(&Report{Stats: s, Options: opts, WithDFRC: true}, &b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -289,16 +295,16 @@ func TestSortAndFilter(t *testing.T) {
 func TestGolden(t *testing.T) {
 	s, _ := count(t, readFixture(t), 2)
 	for _, tc := range []struct {
-		file string
-		f    Format
-		opts Options
+		file  string
+		write writer
+		opts  Options
 	}{
-		{"games.csv.golden", CSV, Options{}},
-		{"games.json.golden", JSON, Options{}},
-		{"games-fritz9-all.csv.golden", CSV, Options{By: numbering.Fritz9, Sort: SortScore, All: true, MinGames: 0}},
-		{"games.md.golden", Markdown, Options{}},
+		{"games.csv.golden", (*Report).WriteCSV, Options{}},
+		{"games.json.golden", (*Report).WriteJSON, Options{}},
+		{"games-fritz9-all.csv.golden", (*Report).WriteCSV, Options{By: numbering.Fritz9, Sort: SortScore, All: true, MinGames: 0}},
+		{"games.md.golden", (*Report).WriteMarkdown, Options{}},
 	} {
-		got := render(t, s, tc.opts, tc.f)
+		got := render(t, s, tc.opts, tc.write)
 		path := filepath.Join("..", "testdata", "stats", tc.file)
 		if *update {
 			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -317,90 +323,10 @@ func TestGolden(t *testing.T) {
 }
 
 func TestCSVHeader(t *testing.T) {
-	got := strings.SplitN(render(t, new(Stats), Options{}, CSV), "\n", 2)[0]
+	got := strings.SplitN(render(t, new(Stats), Options{}, (*Report).WriteCSV), "\n", 2)[0]
 	want := "sp,fritz9,rank,games,white_wins,draws,black_wins,unfinished,white_score,draw_rate,score_low,score_high,avg_plies,avg_white_elo,avg_black_elo"
 	if got != want {
 		t.Errorf("CSV header\n got %s\nwant %s", got, want)
-	}
-}
-
-// svgMarks parses an SVG and counts the paths filled or stroked with each
-// colour.
-func svgMarks(t *testing.T, svg []byte) map[string]int {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	counts := map[string]int{}
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return counts
-		}
-		if err != nil {
-			t.Fatalf("chart is not well-formed XML: %v", err)
-		}
-		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "path" {
-			for _, a := range el.Attr {
-				if a.Name.Local == "style" {
-					for _, c := range []string{"fill:#1F5FA8", "stroke:#8AA9CF", "stroke:#C0392B"} {
-						if strings.Contains(a.Value, c) {
-							counts[c]++
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
-func TestChartSVG(t *testing.T) {
-	for _, n := range []int{5, 960} {
-		var s Stats
-		for sp := 0; sp < n; sp++ {
-			s.SP[sp] = Counts{Games: 10, WhiteWins: int64(sp % 7), Draws: 3, BlackWins: 7 - int64(sp%7), Plies: 800}
-		}
-		s.SP[n-1] = Counts{Games: 2, Unfinished: 2} // no score: no mark
-		var b bytes.Buffer
-		if err := s.Chart(&b, "svg", Options{}); err != nil {
-			t.Fatal(err)
-		}
-		m := svgMarks(t, b.Bytes())
-		marks := n - 1
-		// One dot per scored position and one in the legend; an error bar
-		// is three strokes (the bar and its two caps); the mean line is
-		// drawn once on the plot and once in the legend.
-		if m["fill:#1F5FA8"] != marks+1 || m["stroke:#8AA9CF"] != 3*marks || m["stroke:#C0392B"] != 2 {
-			t.Errorf("%d positions: marks %v, want %d dots, %d bar strokes, 2 mean lines", n, m, marks+1, 3*marks)
-		}
-	}
-	var b bytes.Buffer
-	if err := new(Stats).Chart(&b, "png", Options{}); err != nil || !bytes.HasPrefix(b.Bytes(), []byte("\x89PNG")) {
-		t.Errorf("empty PNG chart: %v", err)
-	}
-}
-
-func TestHTML(t *testing.T) {
-	s, _ := count(t, readFixture(t), 1)
-	var b bytes.Buffer
-	if err := (&Report{Stats: s, WithDFRC: true}).WriteHTML(&b, "Fixture <games>"); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
-	for _, want := range []string{
-		"<title>Fixture &lt;games&gt;</title>", "<svg", "</svg>", "<style>",
-		`<span class="board" title="RNBQKBNR"><span class="d">♖`, // a1 is dark
-		`title="RNBQKBNR"><span class="l">♜`,                     // Black's a8 is light
-		"BBQNNRKR:rnbqkbnr", "<dd>14</dd>", "<dd>0.625</dd>",
-	} {
-		if !strings.Contains(page, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
-	// Self-contained: nothing fetched. The only URLs are SVG's namespaces.
-	rest := strings.NewReplacer(`"http://www.w3.org/2000/svg"`, "", `"http://www.w3.org/1999/xlink"`, "").Replace(page)
-	for _, bad := range []string{"http:", "https:", "<link", "<script", "<img", "url(", "@import", "@font-face"} {
-		if strings.Contains(rest, bad) {
-			t.Errorf("page refers to outside resources: %q", bad)
-		}
 	}
 }
 
@@ -412,5 +338,155 @@ func BenchmarkRun(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		count(b, data, 1)
+	}
+}
+
+// TestImplausibleValues checks that ratings and lengths no game has are
+// reported and left out of the counts, and that the spellings of "not
+// known" are left out silently.
+func TestImplausibleValues(t *testing.T) {
+	tests := []struct {
+		name                string
+		tags                string
+		whiteElo, blackElo  int
+		plies               int
+		warnings            []string // what the problems say, in order
+		warnLines           []int
+		whiteAvg, pliesAvgs float64
+	}{
+		{"plausible", `[WhiteElo "2800"] [BlackElo " 1 "] [PlyCount "10000"]`, 2800, 1, 10000, nil, nil, 2800, 10000},
+		{"spellings of unknown", `[WhiteElo "?"] [BlackElo "0"] [PlyCount "-"]`, 0, 0, 3, nil, nil, math.NaN(), 3},
+		{"Elo too high", `[WhiteElo "40000"] [BlackElo "2000"]`, 0, 2000, 3,
+			[]string{`[WhiteElo "40000"] is not within 1..4000; counted as no rating`}, []int{2}, math.NaN(), 3},
+		{"negative Elo", `[BlackElo "-2500"]`, 0, 0, 3,
+			[]string{`[BlackElo "-2500"] is not within 1..4000; counted as no rating`}, []int{2}, math.NaN(), 3},
+		{"Elo overflowing int", `[WhiteElo "99999999999999999999"]`, 0, 0, 3,
+			[]string{`[WhiteElo "99999999999999999999"] is not within 1..4000`}, []int{2}, math.NaN(), 3},
+		{"PlyCount too high", `[PlyCount "9223372036854775807"]`, 0, 0, 3,
+			[]string{`[PlyCount "9223372036854775807"] is not within 0..10000; the moves are counted instead`}, []int{2}, math.NaN(), 3},
+		{"negative PlyCount", `[PlyCount "-40"]`, 0, 0, 3,
+			[]string{`[PlyCount "-40"] is not within 0..10000`}, []int{2}, math.NaN(), 3},
+		{"PlyCount overflowing int", `[PlyCount "123456789012345678901234567890"]`, 0, 0, 3,
+			[]string{`[PlyCount "123456789012345678901234567890"] is not within 0..10000`}, []int{2}, math.NaN(), 3},
+		{"all three", "[WhiteElo \"5000\"]\n[BlackElo \"6000\"]\n[PlyCount \"20000\"]", 0, 0, 3,
+			[]string{`[WhiteElo "5000"]`, `[BlackElo "6000"]`, `[PlyCount "20000"]`}, []int{2, 3, 4}, math.NaN(), 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pgnText := "[Result \"1-0\"]\n" + tt.tags + "\n\n1. e4 e5 2. Nf3 1-0\n"
+			r := pgn.NewReader(strings.NewReader(pgnText))
+			r.Name = "elo.pgn"
+			games, err := r.ReadAll()
+			if err != nil || len(games) != 1 {
+				t.Fatalf("%d games, %v", len(games), err)
+			}
+			g := Examine(&games[0])
+			if g.WhiteElo != tt.whiteElo || g.BlackElo != tt.blackElo || g.Plies != tt.plies {
+				t.Errorf("Elo %d/%d, %d plies; want %d/%d, %d", g.WhiteElo, g.BlackElo, g.Plies, tt.whiteElo, tt.blackElo, tt.plies)
+			}
+			if len(g.Problems) != len(tt.warnings) {
+				t.Fatalf("problems %v, want %d", g.Problems, len(tt.warnings))
+			}
+			for i, p := range g.Problems {
+				if !errors.Is(p, ErrImplausible) || !strings.Contains(p.Error(), tt.warnings[i]) || p.Line != tt.warnLines[i] ||
+					!strings.HasPrefix(p.Error(), "elo.pgn:") {
+					t.Errorf("problem %d: %q (line %d), want ErrImplausible saying %q on line %d", i, p, p.Line, tt.warnings[i], tt.warnLines[i])
+				}
+			}
+			// Counted, the averages stay those of the plausible values.
+			s, warnings := count(t, []byte(pgnText), 1)
+			row := s.Rows(Options{})[0]
+			same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+			if !same(row.AvgWhiteElo, tt.whiteAvg) || row.AvgPlies != tt.pliesAvgs || len(warnings) != len(tt.warnings) {
+				t.Errorf("avg_white_elo %v, avg_plies %v, %d warnings; want %v, %v, %d",
+					row.AvgWhiteElo, row.AvgPlies, len(warnings), tt.whiteAvg, tt.pliesAvgs, len(tt.warnings))
+			}
+		})
+	}
+}
+
+// TestPartialGame checks that a game too large to hold at once counts
+// under the start position its tags give, with the result of its tag.
+func TestPartialGame(t *testing.T) {
+	moves := strings.Repeat("1. Nf3 Nf6 2. Ng1 Ng8 ", 200)
+	data := "[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n[Result \"0-1\"]\n\n" +
+		moves + "0-1\n\n[Result \"1-0\"]\n\n1. e4 1-0\n"
+	r := pgn.NewReader(strings.NewReader(data))
+	r.MaxGameSize = 1 << 10
+	var s Stats
+	if err := Run(context.Background(), r, &s, RunOptions{Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Totals.String(), "2 games, 2 identified (2 distinct SPs), 0 DFRC, 0 other start positions, 0 unknown, 0 warnings"; got != want {
+		t.Errorf("totals %s, want %s", got, want)
+	}
+	if c := s.SP[0]; c.Games != 1 || c.BlackWins != 1 || c.Plies <= 0 {
+		t.Errorf("SP 0: %+v, want the partial game's black win with the plies held", c)
+	}
+	if c := s.SP[518]; c.Games != 1 || c.WhiteWins != 1 || c.Plies != 1 {
+		t.Errorf("SP 518: %+v, want the small game after the partial one", c)
+	}
+}
+
+// TestMergeRefusesDuplicates checks that a document with two rows for one
+// position is refused, since adding both would count games twice.
+func TestMergeRefusesDuplicates(t *testing.T) {
+	const head = `{"format":"frctool-stats/1","totals":{"games":4},`
+	row := func(sp string) string {
+		return `{"sp":` + sp + `,"games":1,"white_wins":1,"sum_plies":3}`
+	}
+	tests := []struct {
+		name string
+		doc  string
+		want string // the error names the position
+	}{
+		{"same sp", head + `"rows":[` + row("518") + `,` + row("0") + `,` + row("518") + `]}`, "sp 518, in rows 1 and 3"},
+		{"same DFRC pair", head + `"rows":[],"dfrc":[` + row(`"0:518"`) + `,` + row(`"518:0"`) + `,` + row(`"0:518"`) + `]}`,
+			"DFRC pair 0:518, in DFRC rows 1 and 3"},
+		{"same DFRC pair spelt otherwise", head + `"rows":[],"dfrc":[` + row(`"7:9"`) + `,` + row(`"07:9"`) + `]}`,
+			"DFRC pair 7:9, in DFRC rows 1 and 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Stats
+			s.SP[518] = Counts{Games: 1, Draws: 1}
+			before := s.SP
+			_, err := s.ReadJSON(strings.NewReader(tt.doc))
+			if !errors.Is(err, ErrDuplicated) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadJSON = %v, want ErrDuplicated naming %q", err, tt.want)
+			}
+			if s.SP != before || len(s.DFRC) != 0 {
+				t.Errorf("a refused document changed the counts")
+			}
+		})
+	}
+	// The same position in the table and among the DFRC pairs is not a
+	// duplicate: a pair has two back ranks.
+	var s Stats
+	if _, err := s.ReadJSON(strings.NewReader(head + `"rows":[` + row("5") + `],"dfrc":[` + row(`"5:6"`) + `]}`)); err != nil {
+		t.Errorf("sp 5 and pair 5:6: %v", err)
+	}
+}
+
+// TestNoFlagsInErrors keeps the library's errors free of command-line
+// flags, which only the command knows.
+func TestNoFlagsInErrors(t *testing.T) {
+	var s Stats
+	for _, doc := range []string{
+		`not json`,
+		`{"format":"frctool-stats/1","min_games":5,"rows":[]}`,
+		`{"format":"other"}`,
+	} {
+		if _, err := s.ReadJSON(strings.NewReader(doc)); err == nil || strings.Contains(err.Error(), "--") {
+			t.Errorf("ReadJSON(%s) = %v, want an error naming no flag", doc, err)
+		}
+	}
+	for _, err := range []error{ErrNotStats, ErrFiltered, ErrNoDFRC, ErrDuplicated, ErrResultConflict, ErrImplausible} {
+		if strings.Contains(err.Error(), "--") {
+			t.Errorf("%v names a flag", err)
+		}
+	}
+	if _, err := ParseOrder("elo"); err == nil || strings.Contains(err.Error(), "--") {
+		t.Errorf("ParseOrder: %v", err)
 	}
 }

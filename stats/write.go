@@ -11,35 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/jedib0t/go-pretty/v6/text"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/startpos"
 )
-
-// Format is an output format of the table.
-type Format uint8
-
-// The formats.
-const (
-	Table    Format = iota // aligned columns for a terminal
-	CSV                    // comma-separated, one header row
-	JSON                   // one document, with raw sums for merging
-	Markdown               // a GitHub-flavoured Markdown table
-)
-
-// ParseFormat reads a format's name: table, csv, json, markdown (or md).
-func ParseFormat(s string) (Format, error) {
-	switch s {
-	case "table":
-		return Table, nil
-	case "csv":
-		return CSV, nil
-	case "json":
-		return JSON, nil
-	case "markdown", "md":
-		return Markdown, nil
-	}
-	return 0, fmt.Errorf("unknown format %q (want table, csv, json or markdown)", s)
-}
 
 // Report is what a writer puts out: the rows, the DFRC rows when asked
 // for, and the totals.
@@ -50,9 +24,10 @@ type Report struct {
 	WithDFRC bool
 }
 
-// cells returns the row's columns as text, in the order of Columns. Empty
-// strings stand for values that cannot be derived.
-func (r *Row) cells() []string {
+// Cells returns the row's columns as text, in the order of Columns, as
+// every text format writes them. Empty strings stand for values that
+// cannot be derived.
+func (r *Row) Cells() []string {
 	key := func(w, b int) string {
 		if r.DFRC {
 			return strconv.Itoa(w) + ":" + strconv.Itoa(b)
@@ -91,20 +66,6 @@ func rounded(x float64, prec int) *float64 {
 	return &v
 }
 
-// Write writes the report in format f.
-func (rep *Report) Write(w io.Writer, f Format) error {
-	switch f {
-	case CSV:
-		return rep.WriteCSV(w)
-	case JSON:
-		return rep.WriteJSON(w)
-	case Markdown:
-		return rep.WriteMarkdown(w)
-	default:
-		return rep.WriteTable(w)
-	}
-}
-
 // WriteCSV writes the rows as CSV with a header row. With WithDFRC the
 // DFRC pairs follow after an empty line, under the same header, with
 // "W:B" pairs in the sp, fritz9 and rank columns.
@@ -115,7 +76,7 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 			return err
 		}
 		for i := range rows {
-			if err := cw.Write(rows[i].cells()); err != nil {
+			if err := cw.Write(rows[i].Cells()); err != nil {
 				return err
 			}
 		}
@@ -151,7 +112,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		}
 		b.WriteByte('\n')
 		for i := range rows {
-			b.WriteString("| " + strings.Join(rows[i].cells(), " | ") + " |\n")
+			b.WriteString("| " + strings.Join(rows[i].Cells(), " | ") + " |\n")
 		}
 	}
 	write(rep.Stats.Rows(rep.Options))
@@ -163,52 +124,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// WriteTable writes the rows as aligned columns for a terminal, made with
-// go-pretty, and the DFRC pairs as a second table.
-func (rep *Report) WriteTable(w io.Writer) error {
-	write := func(rows []Row, title string) error {
-		t := table.NewWriter()
-		t.SetOutputMirror(nil)
-		style := table.StyleLight
-		style.Format.Header = text.FormatDefault // keep the column names as CSV and JSON write them
-		t.SetStyle(style)
-		if title != "" {
-			t.SetTitle(title)
-		}
-		header := make(table.Row, len(Columns))
-		for i, c := range Columns {
-			header[i] = c
-		}
-		t.AppendHeader(header)
-		cfg := make([]table.ColumnConfig, len(Columns))
-		for i := range Columns {
-			cfg[i] = table.ColumnConfig{Number: i + 1, Align: text.AlignRight, AlignHeader: text.AlignRight}
-			if i == 2 {
-				cfg[i].Align, cfg[i].AlignHeader = text.AlignLeft, text.AlignLeft
-			}
-		}
-		t.SetColumnConfigs(cfg)
-		for i := range rows {
-			cells := rows[i].cells()
-			row := make(table.Row, len(cells))
-			for j, c := range cells {
-				row[j] = c
-			}
-			t.AppendRow(row)
-		}
-		_, err := io.WriteString(w, t.Render()+"\n")
-		return err
-	}
-	if err := write(rep.Stats.Rows(rep.Options), ""); err != nil {
-		return err
-	}
-	if rep.WithDFRC {
-		return write(rep.Stats.DFRCRows(rep.Options), "DFRC pairs (white_sp:black_sp)")
-	}
-	return nil
-}
-
-// jsonFormat identifies frctool's stats documents, so that --merge can
+// jsonFormat identifies frctool's stats documents, so that merging can
 // refuse other JSON.
 const jsonFormat = "frctool-stats/1"
 
@@ -239,7 +155,7 @@ type jsonRow struct {
 }
 
 type jsonTotals struct {
-	Totals
+	startpos.Tally
 	Positions int `json:"positions"` // start positions with at least one game
 }
 
@@ -279,7 +195,7 @@ func toJSON(r *Row) jsonRow {
 func (rep *Report) WriteJSON(w io.Writer) error {
 	doc := jsonDoc{
 		Rows:      []jsonRow{},
-		Totals:    jsonTotals{Totals: rep.Stats.Totals, Positions: rep.Stats.Positions()},
+		Totals:    jsonTotals{Tally: rep.Stats.Totals, Positions: rep.Stats.Positions()},
 		Format:    jsonFormat,
 		MinGames:  rep.Options.MinGames,
 		DFRCTable: rep.WithDFRC,
@@ -303,9 +219,10 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 
 // Why a JSON document cannot be merged.
 var (
-	ErrNotStats = errors.New("not a JSON document written by frctool stats --format json")
-	ErrFiltered = errors.New("written with --min-games, so rows are missing: a merge would not equal one run")
-	ErrNoDFRC   = errors.New("written without --dfrc, so its DFRC pairs are missing")
+	ErrNotStats   = errors.New("not a JSON document of frctool stats")
+	ErrFiltered   = errors.New("written with a minimum number of games, so rows are missing: a merge would not equal one run")
+	ErrNoDFRC     = errors.New("no table of DFRC pairs, though DFRC games were counted")
+	ErrDuplicated = errors.New("a position has two rows")
 )
 
 // Merged says what ReadJSON found beside the counts.
@@ -317,7 +234,9 @@ type Merged struct {
 
 // ReadJSON reads a document written by WriteJSON and adds its counts to s.
 // A document written with a minimum number of games is refused, since the
-// rows it left out cannot be added back.
+// rows it left out cannot be added back, and so is one with two rows for
+// one position or DFRC pair, which WriteJSON never writes: adding both
+// would count games twice. On error s is unchanged.
 func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	var doc struct {
 		Rows   []readRow  `json:"rows"`
@@ -329,15 +248,17 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	}
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&doc); err != nil {
-		return Merged{}, fmt.Errorf("%w: %v", ErrNotStats, err)
+		return Merged{}, fmt.Errorf("%w: %w", ErrNotStats, err)
 	}
 	if doc.Format != jsonFormat {
 		return Merged{}, fmt.Errorf("%w (format %q, want %q)", ErrNotStats, doc.Format, jsonFormat)
 	}
 	if doc.Min > 1 {
-		return Merged{}, fmt.Errorf("%w (--min-games %d)", ErrFiltered, doc.Min)
+		return Merged{}, fmt.Errorf("%w (at least %d games a row)", ErrFiltered, doc.Min)
 	}
-	var part Stats
+	// The document's totals hold no SPs: Distinct comes from the rows.
+	part := Stats{Totals: doc.Totals.Tally}
+	var rowOf [numbering.Count]int // the row of each SP, from 1
 	for i := range doc.Rows {
 		row := &doc.Rows[i]
 		sp, err := strconv.Atoi(string(row.SP))
@@ -347,8 +268,16 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 		if err := row.check(); err != nil {
 			return Merged{}, fmt.Errorf("row %d (sp %d): %w", i+1, sp, err)
 		}
-		part.SP[sp].add(&row.Counts)
+		if rowOf[sp] != 0 {
+			return Merged{}, fmt.Errorf("%w: sp %d, in rows %d and %d", ErrDuplicated, sp, rowOf[sp], i+1)
+		}
+		rowOf[sp] = i + 1
+		part.SP[sp] = row.Counts
+		if row.Games > 0 {
+			part.Totals.Mark(sp)
+		}
 	}
+	pairRow := make(map[Pair]int, len(doc.DFRC))
 	for i := range doc.DFRC {
 		row := &doc.DFRC[i]
 		var p Pair
@@ -362,9 +291,12 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 		if err := row.check(); err != nil {
 			return Merged{}, fmt.Errorf("DFRC row %d (%s): %w", i+1, key, err)
 		}
-		part.pair(p).add(&row.Counts)
+		if first := pairRow[p]; first != 0 {
+			return Merged{}, fmt.Errorf("%w: DFRC pair %s, in DFRC rows %d and %d", ErrDuplicated, p, first, i+1)
+		}
+		pairRow[p] = i + 1
+		*part.pair(p) = row.Counts
 	}
-	part.Totals = doc.Totals.Totals
 	s.Merge(&part)
 	return Merged{DFRCTable: doc.Table || doc.Totals.DFRC == 0}, nil
 }

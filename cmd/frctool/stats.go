@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -14,6 +14,7 @@ import (
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/stats"
+	"github.com/frctool/frctool/stats/render"
 )
 
 func statsCommand() *cli.Command {
@@ -92,7 +93,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	}
 	chartName, htmlName := cmd.String("chart"), cmd.String("html")
 	if chartName != "" {
-		if _, err := stats.ChartFormat(chartName); err != nil {
+		if _, err := render.ChartFormat(chartName); err != nil {
 			return usagef(cmd, "--chart: %v", err)
 		}
 	}
@@ -110,7 +111,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		err = mergeStats(a, &s, withDFRC)
 	} else {
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
-			return stats.Run(ctx, r, a.jobs, &s, a.hooks())
+			return stats.Run(ctx, r, &s, stats.RunOptions(a.options()))
 		})
 	}
 	if err != nil {
@@ -118,12 +119,12 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	}
 
 	rep := &stats.Report{Stats: &s, Options: opts, WithDFRC: withDFRC}
-	if err := writeStatsFile(cmd.String("output"), cmd, func(out *stream.Output) error { return rep.Write(out, format) }); err != nil {
+	if err := writeStatsFile(cmd.String("output"), cmd, func(out *stream.Output) error { return render.Write(out, rep, format) }); err != nil {
 		return err
 	}
 	if chartName != "" {
-		kind, _ := stats.ChartFormat(chartName)
-		if err := writeStatsFile(chartName, cmd, func(out *stream.Output) error { return s.Chart(out, kind, opts) }); err != nil {
+		kind, _ := render.ChartFormat(chartName)
+		if err := writeStatsFile(chartName, cmd, func(out *stream.Output) error { return render.Chart(out, &s, kind, opts) }); err != nil {
 			return err
 		}
 	}
@@ -132,39 +133,32 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		if names := a.names; len(names) == 1 && names[0] != "-" {
 			title += ": " + filepath.Base(names[0])
 		}
-		if err := writeStatsFile(htmlName, cmd, func(out *stream.Output) error { return rep.WriteHTML(out, title) }); err != nil {
+		if err := writeStatsFile(htmlName, cmd, func(out *stream.Output) error { return render.WriteHTML(out, rep, title) }); err != nil {
 			return err
 		}
 	}
-	a.summary("stats: %s", &s)
+	a.summary("stats: %s", &s.Totals)
 	return nil
 }
 
 // statsFormat works out the output format: the --format flag, else the
-// extension of -o's file, else table for a terminal and csv for anything
-// else, since a pipe or file wants something a program can read.
-func statsFormat(cmd *cli.Command) (stats.Format, error) {
+// name of -o's file, else table for a terminal and csv for anything else,
+// since a pipe or file wants something a program can read.
+func statsFormat(cmd *cli.Command) (render.Format, error) {
 	if f := cmd.String("format"); f != "" {
-		format, err := stats.ParseFormat(f)
+		format, err := render.ParseFormat(f)
 		if err != nil {
 			return 0, usagef(cmd, "--format: %v", err)
 		}
 		return format, nil
 	}
 	if o := cmd.String("output"); o != "-" && o != "" {
-		name := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(o, ".gz"), ".bz2"), ".zst")
-		switch strings.ToLower(filepath.Ext(name)) {
-		case ".json":
-			return stats.JSON, nil
-		case ".md", ".markdown":
-			return stats.Markdown, nil
-		}
-		return stats.CSV, nil
+		return render.FormatOf(o), nil
 	}
 	if f, ok := cmd.Root().Writer.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return stats.Table, nil
+		return render.Table, nil
 	}
-	return stats.CSV, nil
+	return render.CSV, nil
 }
 
 // mergeStats adds up the JSON documents named by the arguments.
@@ -176,11 +170,16 @@ func mergeStats(a *archives, s *stats.Stats, withDFRC bool) error {
 		}
 		m, err := s.ReadJSON(in)
 		in.Close()
-		if err != nil {
+		switch {
+		case errors.Is(err, stats.ErrNotStats):
+			return fmt.Errorf("%s: %w; --merge reads what frctool stats --format json writes", in.Name, err)
+		case errors.Is(err, stats.ErrFiltered):
+			return fmt.Errorf("%s: %w; count it again without --min-games", in.Name, err)
+		case err != nil:
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
 		if withDFRC && !m.DFRCTable {
-			return fmt.Errorf("%s: %w; count it again with --dfrc", in.Name, stats.ErrNoDFRC)
+			return fmt.Errorf("%s: %w (written without --dfrc); count it again with --dfrc", in.Name, stats.ErrNoDFRC)
 		}
 	}
 	return nil

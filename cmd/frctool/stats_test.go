@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/internal/stream"
 )
 
 const statsFixture = "../../testdata/stats/games.pgn"
@@ -155,5 +157,112 @@ func TestStatsTableFormat(t *testing.T) {
 	out, _, code := statsRun(t, "", "stats", "-q", "--format", "table", "--by", "fritz9", statsFixture)
 	if code != 0 || !strings.Contains(out, "│ white_score │") || !strings.Contains(out, "RNBQKBNR") {
 		t.Errorf("table (exit %d):\n%s", code, out)
+	}
+}
+
+// TestStatsFormatFromName checks that -o's name chooses the format with
+// its compression extension looked through, whichever spelling it has.
+func TestStatsFormatFromName(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		file   string
+		prefix string
+	}{
+		{"json", "s.json", "{\n  \"rows\""},
+		{"json zst", "s.json.zst", "{\n  \"rows\""},
+		{"json zstd", "s.json.zstd", "{\n  \"rows\""},
+		{"json gzip", "s.json.gz", "{\n  \"rows\""},
+		{"markdown bzip2", "s.md.bz2", "| sp | fritz9 |"},
+		{"csv zstd", "s.csv.zstd", "sp,fritz9,rank,"},
+		{"unknown extension", "s.txt.zst", "sp,fritz9,rank,"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := filepath.Join(dir, tt.file)
+			if _, errs, code := statsRun(t, "", "stats", "-q", "-o", name, statsFixture); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			in, err := stream.Open(name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			got, err := io.ReadAll(in)
+			if err != nil || !bytes.HasPrefix(got, []byte(tt.prefix)) {
+				t.Errorf("%s holds %q..., %v; want it to start with %q", tt.file, got[:min(len(got), 30)], err, tt.prefix)
+			}
+		})
+	}
+}
+
+// TestStatsMergeDuplicate checks that --merge refuses a document holding
+// a position twice, naming the file and the position.
+func TestStatsMergeDuplicate(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	if _, errs, code := statsRun(t, "", "stats", "-q", "--dfrc", "-o", good, statsFixture); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		table string // rows or dfrc: the table whose first row is repeated
+		want  string
+	}{
+		{"sp", "rows", "bad.json: a position has two rows: sp 0, in rows 1 and 3"},
+		{"DFRC pair", "dfrc", "bad.json: a position has two rows: DFRC pair 0:518, in DFRC rows 1 and 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := doc[tt.table].([]any)
+			bad := map[string]any{}
+			for k, v := range doc {
+				bad[k] = v
+			}
+			bad[tt.table] = append(rows[:len(rows):len(rows)], rows[0])
+			b, err := json.Marshal(bad)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Join(dir, "bad.json")
+			if err := os.WriteFile(name, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, errs, code := statsRun(t, "", "stats", "--merge", "--dfrc", good, name); code != 1 || out != "" || !strings.Contains(errs, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %s; want 1 and %q", code, out, errs, tt.want)
+			}
+		})
+	}
+}
+
+// TestStatsImplausibleValues checks that an absurd rating or length is
+// reported as file:line and kept out of the averages.
+func TestStatsImplausibleValues(t *testing.T) {
+	const in = "[Result \"1-0\"]\n[WhiteElo \"9223372036854775807\"]\n[PlyCount \"9223372036854775807\"]\n\n1. e4 1-0\n\n" +
+		"[Result \"1-0\"]\n[WhiteElo \"2000\"]\n[PlyCount \"-3\"]\n\n1. e4 e5 1-0\n"
+	out, errs, code := statsRun(t, in, "stats", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "518,359,RNBQKBNR,2,2,0,0,0,1.0000,0.0000,0.3424,1.0000,1.5,2000.0,\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("stdout:\n%s\nwant the row %s", out, want)
+	}
+	for _, w := range []string{
+		`stdin:2: implausible value: [WhiteElo "9223372036854775807"] is not within 1..4000; counted as no rating`,
+		`stdin:3: implausible value: [PlyCount "9223372036854775807"] is not within 0..10000; the moves are counted instead`,
+		`stdin:9: implausible value: [PlyCount "-3"] is not within 0..10000`,
+		"3 warnings",
+	} {
+		if !strings.Contains(errs, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errs)
+		}
 	}
 }

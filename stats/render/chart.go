@@ -1,4 +1,4 @@
-package stats
+package render
 
 import (
 	"cmp"
@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -17,9 +19,14 @@ import (
 )
 
 // ChartFormat returns the image format for a chart file's name: "svg" or
-// "png", from its extension.
+// "png", from its extension, looking through a compression extension as
+// FormatOf does.
 func ChartFormat(name string) (string, error) {
-	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	bare := name
+	if stream.ByExtension(name) != stream.None {
+		bare = strings.TrimSuffix(name, filepath.Ext(name))
+	}
+	switch ext := strings.ToLower(filepath.Ext(bare)); ext {
 	case ".svg", ".png":
 		return ext[1:], nil
 	}
@@ -35,8 +42,8 @@ const labelledTicks = 40
 // over all games as a horizontal line. Positions with no finished game
 // have no score and are left out. Rows come from opts as for Rows, apart
 // from the order; format is "svg" or "png".
-func (s *Stats) Chart(w io.Writer, format string, opts Options) error {
-	p, err := s.plot(opts)
+func Chart(w io.Writer, s *stats.Stats, format string, opts stats.Options) error {
+	p, err := plotScores(s, opts)
 	if err != nil {
 		return err
 	}
@@ -51,15 +58,15 @@ func (s *Stats) Chart(w io.Writer, format string, opts Options) error {
 }
 
 // scored returns the rows that have a score, from worst to best for White.
-func (s *Stats) scored(opts Options) []Row {
+func scored(s *stats.Stats, opts stats.Options) []stats.Row {
 	opts.All = false
-	rows := slices.DeleteFunc(s.Rows(opts), func(r Row) bool { return r.WhiteWins+r.Draws+r.BlackWins == 0 })
-	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(a.WhiteScore, b.WhiteScore) })
+	rows := slices.DeleteFunc(s.Rows(opts), func(r stats.Row) bool { return r.WhiteWins+r.Draws+r.BlackWins == 0 })
+	slices.SortStableFunc(rows, func(a, b stats.Row) int { return cmp.Compare(a.WhiteScore, b.WhiteScore) })
 	return rows
 }
 
 // errBars is the rows' scores with their intervals, for plotter.YErrorBars.
-type errBars []Row
+type errBars []stats.Row
 
 func (e errBars) Len() int                { return len(e) }
 func (e errBars) XY(i int) (x, y float64) { return float64(i + 1), e[i].WhiteScore }
@@ -73,8 +80,8 @@ var (
 	meanColour = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
 )
 
-func (s *Stats) plot(opts Options) (*plot.Plot, error) {
-	rows := s.scored(opts)
+func plotScores(s *stats.Stats, opts stats.Options) (*plot.Plot, error) {
+	rows := scored(s, opts)
 	n := len(rows)
 	overall := s.Overall()
 

@@ -1,4 +1,4 @@
-package stats
+package render
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/stats"
 )
 
 // The page is one file with everything inline, CSS and the chart as SVG,
@@ -95,10 +96,10 @@ type htmlPage struct {
 
 // WriteHTML writes one self-contained page: the totals, the chart inline
 // as SVG, and the table with each row's back rank drawn as a diagram.
-func (rep *Report) WriteHTML(w io.Writer, title string) error {
+func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	s := rep.Stats
 	var chart bytes.Buffer
-	if err := s.Chart(&chart, "svg", rep.Options); err != nil {
+	if err := Chart(&chart, s, "svg", rep.Options); err != nil {
 		return err
 	}
 	svg := chart.Bytes()
@@ -112,8 +113,8 @@ func (rep *Report) WriteHTML(w io.Writer, title string) error {
 		Title: title,
 		// The SVG comes from gonum/plot, which escapes the text it draws.
 		Chart:    template.HTML(svg), //nolint:gosec
-		Main:     htmlTable{Columns: Columns},
-		Pairs:    htmlTable{Columns: Columns},
+		Main:     htmlTable{Columns: stats.Columns},
+		Pairs:    htmlTable{Columns: stats.Columns},
 		WithDFRC: rep.WithDFRC,
 	}
 	add := func(name string, v any) {
@@ -149,8 +150,8 @@ func (rep *Report) WriteHTML(w io.Writer, title string) error {
 	return err
 }
 
-func htmlRowOf(r *Row) htmlRow {
-	h := htmlRow{Cells: r.cells()}
+func htmlRowOf(r *stats.Row) htmlRow {
+	h := htmlRow{Cells: r.Cells()}
 	var b bytes.Buffer
 	board(&b, r.Rank, false)
 	letters := r.Rank.String()
