@@ -37,13 +37,14 @@ The Result tag gives the result when it holds 1-0, 0-1, 1/2-1/2 or *; the
 movetext's closing marker is used only when the tag is missing or holds
 anything else, and a disagreement is reported as a warning. * and missing
 results count as unfinished. avg_plies uses the PlyCount tag when it is a
-number, else counts the main-line moves (comments, variations, NAGs and move
-numbers are not moves). Elo averages are over games with a positive numeric
-Elo only. DFRC games (different back ranks) are counted in the totals, and,
+number from 0 to 10000, else counts the main-line moves (comments, variations,
+NAGs and move numbers are not moves). Elo averages are over games with an Elo
+from 1 to 4000 only; other numbers (not "?", "-" or "0") are warned about. DFRC games (different back ranks) are counted in the totals, and,
 with --dfrc, in a second table keyed white_sp:black_sp.
 
 --format defaults to table when standard output is a terminal and to csv
-otherwise (with -o, to the file's extension: .csv, .json, .md, else csv).
+otherwise (with -o, to the file's extension: .csv, .json, .md, else csv;
+a compression extension after it, as in .json.zst, is looked through).
 json is one document, {"rows": [...], "totals": {...}}, whose rows also carry
 the raw sums; --merge reads such documents instead of PGN and adds them up,
 giving exactly what one run over all their games gives. That is how a huge
