@@ -361,8 +361,8 @@ func (a *archives) checkOutputs(cmd *cli.Command, outs ...string) error {
 	return nil
 }
 
-// checkOutputDir refuses an output directory that holds an input: files
-// written there could be the input itself.
+// checkOutputDir refuses an output directory that holds an input, for a
+// command that adds to the files there: one of them could be the input.
 func (a *archives) checkOutputDir(cmd *cli.Command, dir string) error {
 	out := identify(dir)
 	if out.fi == nil {

@@ -58,8 +58,12 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := a.checkOutputDir(cmd, cmd.String("output")); err != nil {
-		return err
+	if cmd.Bool("append") {
+		// Without --append a directory holding the input is not empty,
+		// and refused below.
+		if err := a.checkOutputDir(cmd, cmd.String("output")); err != nil {
+			return err
+		}
 	}
 	s, err := selector.NewSplitter(selector.SplitOptions{
 		Dir:     cmd.String("output"),
