@@ -35,8 +35,9 @@ type Game struct {
 	TagsIncomplete bool
 
 	file     string
-	movetext int // offset of the movetext in Raw
-	badTags  int // malformed tag pairs, of which the first few are in Problems
+	lonelyCR bool // lines end with a lone CR, as old Mac exports have them
+	movetext int  // offset of the movetext in Raw
+	badTags  int  // malformed tag pairs, of which the first few are in Problems
 }
 
 // Tag is one tag pair, `[Name "Value"]`.
@@ -66,6 +67,16 @@ func (g *Game) tagIndex(name string) int {
 	}
 	return -1
 }
+
+// newline returns the byte that ends the game's lines.
+func (g *Game) newline() []byte {
+	if g.lonelyCR {
+		return cr
+	}
+	return nl
+}
+
+var cr = []byte{'\r'}
 
 // IsBlank reports whether b holds nothing but blanks (see IsSpace).
 func IsBlank(b []byte) bool {
@@ -105,8 +116,12 @@ func (g *Game) Movetext() []byte { return g.Raw[g.movetext:] }
 func (g *Game) HasTagSection() bool { return len(g.Tags) > 0 }
 
 // LineEnding returns the game's own line ending: "\r\n" when its first
-// line ends so, "\n" otherwise.
+// line ends so, "\r" in an input whose lines end with a lone CR, "\n"
+// otherwise.
 func (g *Game) LineEnding() string {
+	if g.lonelyCR {
+		return "\r"
+	}
 	if i := bytes.IndexByte(g.Raw, '\n'); i > 0 && g.Raw[i-1] == '\r' {
 		return "\r\n"
 	}
@@ -195,13 +210,13 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			dst = append(dst, ' ')
 			dst = appendTag(dst, op.edit.Name, op.edit.Value)
 		} else if op.edit != nil {
-			if op.insert && op.start > 0 && g.Raw[op.start-1] != '\n' {
+			if op.insert && op.start > 0 && g.Raw[op.start-1] != g.newline()[0] {
 				// The tag section's last line has no line ending (the
 				// game ends there): give the new tag a line of its own.
 				dst = append(dst, op.eol...)
 			}
 			dst = appendTag(dst, op.edit.Name, op.edit.Value)
-			if op.insert && (op.start < len(g.Raw) || g.Raw[len(g.Raw)-1] == '\n') {
+			if op.insert && (op.start < len(g.Raw) || g.Raw[len(g.Raw)-1] == g.newline()[0]) {
 				dst = append(dst, op.eol...)
 			}
 		}
@@ -232,7 +247,7 @@ func sortSpans(s []span) {
 // holds tag i.
 func (g *Game) lineEnd(i int) int {
 	end := g.Tags[i].End
-	if k := bytes.IndexByte(g.Raw[end:], '\n'); k >= 0 {
+	if k := bytes.IndexByte(g.Raw[end:], g.newline()[0]); k >= 0 {
 		return end + k + 1
 	}
 	return len(g.Raw)
@@ -241,16 +256,17 @@ func (g *Game) lineEnd(i int) int {
 // lineOf returns the bytes to delete to remove tag t: its whole line when
 // only blanks stand beside it, the tag alone otherwise.
 func (g *Game) lineOf(t *Tag) (start, end int) {
+	eol := g.newline()[0]
 	start = t.Start
-	for start > 0 && isLineSpace(g.Raw[start-1]) {
+	for start > 0 && g.Raw[start-1] != eol && isLineSpace(g.Raw[start-1]) {
 		start--
 	}
 	end = t.End
-	for end < len(g.Raw) && isLineSpace(g.Raw[end]) {
+	for end < len(g.Raw) && g.Raw[end] != eol && isLineSpace(g.Raw[end]) {
 		end++
 	}
-	atLineStart := start == 0 || g.Raw[start-1] == '\n'
-	if atLineStart && end < len(g.Raw) && g.Raw[end] == '\n' {
+	atLineStart := start == 0 || g.Raw[start-1] == eol
+	if atLineStart && end < len(g.Raw) && g.Raw[end] == eol {
 		return start, end + 1
 	}
 	if atLineStart && end == len(g.Raw) {

@@ -137,7 +137,7 @@ func (s *MovetextScanner) Reset(movetext []byte, firstLine int) {
 
 // MovetextLine returns the input line on which the game's movetext starts.
 func (g *Game) MovetextLine() int {
-	return g.Line + bytes.Count(g.Raw[:g.movetext], nl)
+	return g.Line + bytes.Count(g.Raw[:g.movetext], g.newline())
 }
 
 // Termination returns the game termination marker that ends the movetext
@@ -147,7 +147,7 @@ func (g *Game) Termination() (marker []byte, line int) {
 	if marker == nil {
 		return nil, 0
 	}
-	return marker, g.Line + bytes.Count(g.Raw[:g.movetext+off], nl)
+	return marker, g.Line + bytes.Count(g.Raw[:g.movetext+off], g.newline())
 }
 
 // Token returns the token found by the last call to Next.

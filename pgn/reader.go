@@ -115,7 +115,20 @@ type Reader struct {
 	scan scanner
 	game Game
 	cont bool // the next game continues a partial one
+
+	// Old Mac exports end lines with a lone CR. In such an input the
+	// Reader swaps CR and LF in its buffer, so that the scanner sees LF
+	// line ends, and swaps them back in every game it returns.
+	lineEnds lineEnds
 }
+
+type lineEnds uint8
+
+const (
+	lineEndsUnknown lineEnds = iota // no line end seen yet
+	lineEndsLF                      // LF or CRLF: bytes are scanned as they are
+	lineEndsCR                      // lone CR: CR and LF swapped in buf
+)
 
 // NewReader returns a Reader reading from r. It buffers its input itself,
 // so r needs no bufio.
@@ -147,6 +160,9 @@ func (r *Reader) Next() (*Game, error) {
 	}
 	r.build(g, raw, vals, s.tags, s.problems, partial)
 	r.advance(n, partial)
+	if r.lineEnds == lineEndsCR {
+		swapLineEnds(g.Raw)
+	}
 	return g, nil
 }
 
@@ -234,6 +250,9 @@ func (r *Reader) ReadBatch(b *Batch, size int) error {
 		g.Tags, g.Problems = tags, probs
 		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]])
 	}
+	if r.lineEnds == lineEndsCR {
+		swapLineEnds(b.raw)
+	}
 	return nil
 }
 
@@ -295,6 +314,7 @@ func (r *Reader) fill() {
 		r.start = 0
 		r.buf = nb
 	}
+	defer r.mapLineEnds(r.end)
 	// Read at least as much as the game holds so far, so that a huge line
 	// arriving in small reads is rescanned a logarithmic number of times,
 	// not once per read; small games still go on after one read.
@@ -317,6 +337,48 @@ func (r *Reader) fill() {
 	}
 }
 
+// mapLineEnds decides, from the first line end of the input, whether lines
+// end with a lone CR, and then swaps CR and LF in the bytes read from
+// buf[from:] on.
+func (r *Reader) mapLineEnds(from int) {
+	if r.lineEnds == lineEndsUnknown {
+		b := r.buf[r.start:r.end]
+		i := bytes.IndexAny(b, "\r\n")
+		switch {
+		case i < 0 && r.err == nil:
+			return
+		case i < 0 || b[i] == '\n':
+			r.lineEnds = lineEndsLF
+		case i+1 < len(b):
+			r.lineEnds = lineEndsLF
+			if b[i+1] != '\n' {
+				r.lineEnds = lineEndsCR
+			}
+		case r.err == nil:
+			return // a CR at the end of what was read: wait for the next byte
+		default:
+			r.lineEnds = lineEndsCR
+		}
+		// Nothing has been returned yet: the whole buffer is still to scan.
+		from = r.start
+	}
+	if r.lineEnds == lineEndsCR {
+		swapLineEnds(r.buf[from:r.end])
+	}
+}
+
+// swapLineEnds swaps CR and LF in b.
+func swapLineEnds(b []byte) {
+	for i, c := range b {
+		switch c {
+		case '\r':
+			b[i] = '\n'
+		case '\n':
+			b[i] = '\r'
+		}
+	}
+}
+
 // setMeta fills in what the Reader knows of the game about to be emitted.
 func (r *Reader) setMeta(g *Game, partial bool) {
 	*g = Game{
@@ -326,6 +388,7 @@ func (r *Reader) setMeta(g *Game, partial bool) {
 		Partial:   partial,
 		Continued: r.cont,
 		file:      r.Name,
+		lonelyCR:  r.lineEnds == lineEndsCR,
 		movetext:  r.scan.movetext,
 		badTags:   r.scan.badTags,
 		// A game cut while still in its tag section has only some of its

@@ -379,3 +379,31 @@ func TestReaderIncompleteTags(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderLoneCR: lines that end with a lone CR, as old Mac exports
+// write them, are line ends; the games keep their bytes, and a tag edit
+// uses the same line ending.
+func TestReaderLoneCR(t *testing.T) {
+	lf := "[Event \"a\"]\n[Site \"x\"]\n\n1. e4 e5 ; a comment\n2. Nf3 1-0\n\n[Event \"b\"]\n[FEN \"?\"]\n\n1. d4 *\n"
+	input := strings.ReplaceAll(lf, "\n", "\r")
+	for _, rd := range readers {
+		t.Run(rd.name, func(t *testing.T) {
+			games := readAll(t, input, rd.wrap, 0)
+			if got, want := summary(games), "L1 Event=a | L7 Event=b"; got != want {
+				t.Fatalf("games %q, want %q", got, want)
+			}
+			g := games[0]
+			if marker, line := g.Termination(); string(marker) != "1-0" || line != 5 {
+				t.Errorf("termination %q at line %d, want 1-0 at 5", marker, line)
+			}
+			if g.MovetextLine() != 3 {
+				t.Errorf("movetext at line %d, want 3 (the blank line)", g.MovetextLine())
+			}
+			edited := string(g.AppendEdited(nil, Edit{Name: "Round", Value: "1", After: "Event"}, Edit{Name: "Site", Remove: true}))
+			want := "[Event \"a\"]\r[Round \"1\"]\r\r1. e4 e5 ; a comment\r2. Nf3 1-0\r\r"
+			if edited != want {
+				t.Errorf("edited %q, want %q", edited, want)
+			}
+		})
+	}
+}
