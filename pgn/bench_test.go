@@ -35,7 +35,7 @@ func BenchmarkReadBatch(b *testing.B) {
 	var batch Batch
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data))
-		for r.ReadBatch(&batch, BatchSize) == nil {
+		for r.ReadBatch(&batch, 256<<10) == nil {
 		}
 	}
 }
