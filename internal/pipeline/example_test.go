@@ -1,0 +1,62 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/frctool/frctool/internal/pipeline"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
+)
+
+// Count the games of each kind of start, the way every summary line does.
+func Example() {
+	// A bare move list before the first tags is a game of unknown start.
+	const input = `1. d4 d5 *
+
+[Event "SP 0"]
+[Variant "Chess960"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"]
+[Result "1-0"]
+
+1. e4 1-0
+
+[Event "standard chess"]
+[Result "*"]
+
+1. e4 e5 *
+
+[Event "mid-game"]
+[SetUp "1"]
+[FEN "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"]
+[Result "*"]
+
+2. Nf3 *
+`
+	counts := map[startpos.Kind]int{}
+	job := pipeline.Job[struct{}]{
+		Emit: func(it *pipeline.Item[struct{}]) error {
+			if it.Class.Counted {
+				counts[it.Class.Start.Kind]++
+			}
+			return nil
+		},
+	}
+	var tally startpos.Tally
+	r := pgn.NewReader(strings.NewReader(input))
+	if err := pipeline.Run(context.Background(), r, pipeline.Options{Jobs: 2}, job, &tally); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, k := range []startpos.Kind{startpos.Chess960, startpos.DFRC, startpos.Other, startpos.Unknown} {
+		fmt.Printf("%s: %d\n", k, counts[k])
+	}
+	fmt.Println(&tally)
+	// Output:
+	// chess960: 2
+	// dfrc: 0
+	// other: 1
+	// unknown: 1
+	// 4 games, 2 identified (2 distinct SPs), 0 DFRC, 1 other start positions, 1 unknown, 0 warnings
+}

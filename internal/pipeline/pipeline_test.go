@@ -1,0 +1,312 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
+)
+
+// games builds n small games of every kind of start, with a problem now
+// and then, so that batches, classes and warnings all vary.
+func games(n int) string {
+	var sb strings.Builder
+	for i := range n {
+		switch i % 6 {
+		case 0:
+			fmt.Fprintf(&sb, "[Event \"%d\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n", i)
+		case 1:
+			fmt.Fprintf(&sb, "[Event \"%d\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n", i)
+		case 2:
+			fmt.Fprintf(&sb, "[Event \"%d\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[Result \"*\"]\n\n1. Nf3 *\n\n", i)
+		case 3:
+			fmt.Fprintf(&sb, "[Event \"%d\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\"]\n[Result \"1-0\"]\n\n2. Nf3 1-0\n\n", i)
+		case 4:
+			fmt.Fprintf(&sb, "[Event \"%d\"]\n[FEN \"?\"]\n[Result \"*\"]\n\n*\n\n", i)
+		default:
+			fmt.Fprintf(&sb, "[Event \"%d\"]\n\n1. d4 d5\n\n", i) // no result
+		}
+	}
+	return sb.String()
+}
+
+// event returns a game's Event tag, which tells the games apart.
+func event(g *pgn.Game) string {
+	for _, t := range g.Tags {
+		if string(t.Name) == "Event" {
+			return string(t.Value)
+		}
+	}
+	return ""
+}
+
+// result is everything a run of the job below reports.
+type result struct {
+	emitted  []string
+	out      string
+	warnings []string
+	tally    startpos.Tally
+}
+
+// errJob is a job's own problem, to see it reported after the others.
+var errJob = errors.New("job problem")
+
+// runJob runs a job that writes each game's Event and kind, and adds a
+// problem of its own to every game whose Event ends in 5.
+func runJob(t *testing.T, input string, jobs int) result {
+	t.Helper()
+	var res result
+	var out bytes.Buffer
+	job := Job[string]{
+		NewWorker: func() func(it *Item[string], out []byte) []byte {
+			return func(it *Item[string], out []byte) []byte {
+				it.Value = event(it.Game)
+				if strings.HasSuffix(it.Value, "5") {
+					it.Problems = append(it.Problems, &pgn.ParseError{Line: it.Game.Line, Err: errJob})
+				}
+				return fmt.Appendf(out, "%s %s\n", it.Value, it.Class.Start.Kind)
+			}
+		},
+		Emit: func(it *Item[string]) error {
+			res.emitted = append(res.emitted, it.Value)
+			return nil
+		},
+		Output: &out,
+	}
+	opts := Options{Jobs: jobs, Warn: func(p *pgn.ParseError) { res.warnings = append(res.warnings, p.Error()) }}
+	if err := Run(context.Background(), pgn.NewReader(strings.NewReader(input)), opts, job, &res.tally); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	res.out = out.String()
+	return res
+}
+
+func TestRunOrderAndOutput(t *testing.T) {
+	// Enough games for several batches, so that the workers overlap.
+	big := games(300) + strings.Repeat(games(6), 2000)
+	tests := []struct {
+		name  string
+		input string
+	}{
+		{"empty", ""},
+		{"few games", games(12)},
+		{"many games", big},
+		{"tagless text between games", games(7) + "1. e4 e5 *\n\n" + games(7)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := runJob(t, tc.input, 1)
+			// What the job saw must be the input's games in order.
+			all, err := pgn.NewReader(strings.NewReader(tc.input)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want.emitted) != len(all) {
+				t.Fatalf("Jobs 1 emitted %d items, the input has %d", len(want.emitted), len(all))
+			}
+			var wantOut strings.Builder
+			for i := range all {
+				if got := event(&all[i]); want.emitted[i] != got {
+					t.Fatalf("Jobs 1: item %d is %q, want %q", i, want.emitted[i], got)
+				}
+				c := startpos.Classify(&all[i])
+				fmt.Fprintf(&wantOut, "%s %s\n", event(&all[i]), c.Start.Kind)
+			}
+			if want.out != wantOut.String() {
+				t.Fatalf("Jobs 1 output differs from the games' own lines")
+			}
+			for _, jobs := range []int{2, 8} {
+				got := runJob(t, tc.input, jobs)
+				if fmt.Sprint(got.emitted) != fmt.Sprint(want.emitted) {
+					t.Errorf("Jobs %d: items emitted out of order", jobs)
+				}
+				if got.out != want.out {
+					t.Errorf("Jobs %d: output differs from Jobs 1 (%d bytes, want %d)", jobs, len(got.out), len(want.out))
+				}
+				if fmt.Sprint(got.warnings) != fmt.Sprint(want.warnings) {
+					t.Errorf("Jobs %d: warnings differ from Jobs 1", jobs)
+				}
+				if got.tally.String() != want.tally.String() {
+					t.Errorf("Jobs %d: tally %v, want %v", jobs, &got.tally, &want.tally)
+				}
+			}
+		})
+	}
+}
+
+func TestRunWarnOrder(t *testing.T) {
+	// Game 5 has the reader's problem (no result), the start tags'
+	// (FEN "?") and the job's own, in that order.
+	input := games(5) + "[Event \"5\"]\n[FEN \"?\"]\n\n1. e4\n\n"
+	for _, jobs := range []int{1, 2} {
+		t.Run(fmt.Sprint("jobs ", jobs), func(t *testing.T) {
+			res := runJob(t, input, jobs)
+			all, err := pgn.NewReader(strings.NewReader(input)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for i := range all {
+				c := startpos.Classify(&all[i])
+				for _, p := range all[i].Problems {
+					want = append(want, p.Error())
+				}
+				for _, p := range c.Problems {
+					want = append(want, p.Error())
+				}
+				if strings.HasSuffix(event(&all[i]), "5") {
+					want = append(want, (&pgn.ParseError{Line: all[i].Line, Err: errJob}).Error())
+				}
+			}
+			if len(want) < 3 {
+				t.Fatalf("the input gives only %d problems: %q", len(want), want)
+			}
+			if fmt.Sprintf("%q", res.warnings) != fmt.Sprintf("%q", want) {
+				t.Errorf("warnings\n%q\nwant\n%q", res.warnings, want)
+			}
+			last := res.warnings[len(res.warnings)-3:]
+			for i, wantHas := range []string{pgn.ErrNoResult.Error(), "FEN", errJob.Error()} {
+				if !strings.Contains(last[i], wantHas) {
+					t.Errorf("warning %q, want one about %q", last[i], wantHas)
+				}
+			}
+			if res.tally.Warnings != int64(len(want)) {
+				t.Errorf("tally counts %d warnings, want %d", res.tally.Warnings, len(want))
+			}
+		})
+	}
+}
+
+func TestRunTally(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+	}{
+		{"kinds", games(600)},
+		{"tagless and blank text", "\n\n1. e4 e5\n\n" + games(6) + "junk\n\n   \n"},
+		{"escape lines", "% a comment line\n" + games(6) + "% between games\n" + games(3)},
+	}
+	for _, tc := range tests {
+		for _, jobs := range []int{1, 2, 8} {
+			t.Run(fmt.Sprintf("%s jobs %d", tc.name, jobs), func(t *testing.T) {
+				res := runJob(t, tc.input, jobs)
+				all, err := pgn.NewReader(strings.NewReader(tc.input)).ReadAll()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want startpos.Tally
+				for i := range all {
+					c := startpos.Classify(&all[i])
+					want.Add(&c, len(all[i].Problems)+len(c.Problems))
+				}
+				// The job's own problems come on top.
+				for _, w := range res.warnings {
+					if strings.HasSuffix(w, errJob.Error()) {
+						want.Warnings++
+					}
+				}
+				if res.tally.String() != want.String() {
+					t.Errorf("tally %v\nwant  %v", &res.tally, &want)
+				}
+			})
+		}
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{ err error }
+
+func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
+
+func TestRunStops(t *testing.T) {
+	input := games(300) + strings.Repeat(games(6), 3000)
+	errEmit := errors.New("emit failed")
+	errWrite := errors.New("disk full")
+	tests := []struct {
+		name string
+		// setup returns the job and context for a run, and the number of
+		// items after which the run must have stopped at the latest.
+		setup   func() (Job[int], context.Context, *int)
+		want    error
+		maxSeen int
+	}{
+		{
+			name: "emit error",
+			setup: func() (Job[int], context.Context, *int) {
+				var seen int
+				return Job[int]{Emit: func(*Item[int]) error {
+					seen++
+					if seen == 10 {
+						return errEmit
+					}
+					return nil
+				}}, context.Background(), &seen
+			},
+			want:    errEmit,
+			maxSeen: 10,
+		},
+		{
+			name: "cancelled before",
+			setup: func() (Job[int], context.Context, *int) {
+				var seen int
+				ctx, cancel := context.WithCancel(context.Background())
+				cancel()
+				return Job[int]{Emit: func(*Item[int]) error { seen++; return nil }}, ctx, &seen
+			},
+			want:    context.Canceled,
+			maxSeen: 0,
+		},
+		{
+			name: "cancelled while running",
+			setup: func() (Job[int], context.Context, *int) {
+				var seen int
+				ctx, cancel := context.WithCancel(context.Background())
+				return Job[int]{Emit: func(*Item[int]) error {
+					seen++
+					if seen == 5 {
+						cancel()
+					}
+					return nil
+				}}, ctx, &seen
+			},
+			want: context.Canceled,
+			// The batch being emitted is finished, no later one is.
+			maxSeen: 5 + BatchSize/40,
+		},
+		{
+			name: "output write error",
+			setup: func() (Job[int], context.Context, *int) {
+				var seen int
+				return Job[int]{
+					NewWorker: func() func(it *Item[int], out []byte) []byte {
+						return func(it *Item[int], out []byte) []byte { return append(out, '.') }
+					},
+					Emit:   func(*Item[int]) error { seen++; return nil },
+					Output: failWriter{errWrite},
+				}, context.Background(), &seen
+			},
+			want:    errWrite,
+			maxSeen: BatchSize / 40,
+		},
+	}
+	for _, tc := range tests {
+		for _, jobs := range []int{1, 2, 8} {
+			t.Run(fmt.Sprintf("%s jobs %d", tc.name, jobs), func(t *testing.T) {
+				job, ctx, seen := tc.setup()
+				var tally startpos.Tally
+				err := Run(ctx, pgn.NewReader(strings.NewReader(input)), Options{Jobs: jobs}, job, &tally)
+				if !errors.Is(err, tc.want) {
+					t.Fatalf("Run returned %v, want %v", err, tc.want)
+				}
+				if *seen > tc.maxSeen {
+					t.Errorf("Emit saw %d items after the run should have stopped at %d", *seen, tc.maxSeen)
+				}
+			})
+		}
+	}
+}
