@@ -102,16 +102,24 @@ type Result struct {
 type Replayer struct {
 	opts Options
 	scan pgn.MovetextScanner
-	// main is the main line's board, set up again for every game so that
-	// playing allocates nothing but variations' boards.
-	main  position.Board
+	// board is the one board every line is played on: a variation takes
+	// back the move it is an alternative to, and gives its own moves back
+	// when it closes, so that memory grows with the nesting depth and
+	// work with the input, however many or deep the variations. It is
+	// set up again for every game so that playing allocates nothing.
+	board position.Board
 	lines []line // one per open variation level, lines[0] the main line
 }
 
 // line is the replay of one (main or variation) line.
 type line struct {
-	board *position.Board
-	dead  bool // a move of this line failed: the rest is not played
+	dead bool // a move of this line failed: the rest is not played
+	// took says the variation took back its parent's last move, which
+	// it gives back when it closes; base is how many moves the board had
+	// played then, what it is taken back to first.
+	took  bool
+	taken position.Move
+	base  int
 }
 
 // New returns a Replayer for the options.
@@ -160,12 +168,12 @@ func (r *Replayer) SetUp(g *pgn.Game, st startpos.Start) (line int, err error) {
 			return line, fmt.Errorf("%w: %w", startpos.ErrFEN, err)
 		}
 	}
-	if err := r.main.SetPosition(p); err != nil {
+	if err := r.board.SetPosition(p); err != nil {
 		return line, fmt.Errorf("%w: %w", startpos.ErrFEN, err)
 	}
 	// A FEN of anything but the standard array is a Chess960 (or DFRC, or
 	// set-up) game: its castlings are read the Chess960 way.
-	r.main.SetChess960(!(st.Kind == startpos.Chess960 && st.White == numbering.StandardSP))
+	r.board.SetChess960(!(st.Kind == startpos.Chess960 && st.White == numbering.StandardSP))
 	return 0, nil
 }
 
@@ -182,7 +190,8 @@ const nullMoveInGame = "a null move can stand in a variation, not in the game"
 // in a variation and fails in the main line.
 func (r *Replayer) Play(g *pgn.Game) Result {
 	var res Result
-	r.lines = append(r.lines[:0], line{board: &r.main})
+	b := &r.board
+	r.lines = append(r.lines[:0], line{})
 	r.scan.Reset(g.Movetext(), g.MovetextLine())
 	for r.scan.Next() {
 		kind, depth := r.scan.Kind(), r.scan.Depth()
@@ -194,22 +203,19 @@ func (r *Replayer) Play(g *pgn.Game) Result {
 			// The variation replaces the parent line's last move, so it
 			// starts from the position before it. A parent that failed,
 			// or has no move yet, gives nothing to start from.
-			parent := &r.lines[depth-1]
 			l := line{dead: true}
-			if !parent.dead && parent.board.MovesPlayed() > 0 {
-				l = line{board: parent.board.Copy()}
-				l.board.Pop()
+			if !r.lines[depth-1].dead && b.MovesPlayed() > 0 {
+				l = line{took: true, taken: b.Pop(), base: b.MovesPlayed()}
 			}
 			r.lines = append(r.lines[:depth], l)
 		case pgn.TokenCloseVariation:
-			r.lines = r.lines[:depth]
+			r.close(depth)
 		case pgn.TokenMove:
 			l := &r.lines[depth]
 			if l.dead {
 				continue
 			}
 			tok := r.scan.Token()
-			b := l.board
 			m, err := b.ParseMove(string(tok.Text))
 			if err == nil && m == position.NullMove && depth == 0 {
 				err = &position.MoveError{Kind: position.ErrIllegalMove, Text: string(tok.Text), Reason: nullMoveInGame}
@@ -227,10 +233,28 @@ func (r *Replayer) Play(g *pgn.Game) Result {
 			}
 		}
 	}
-	if !r.lines[0].dead {
-		res.Final = &r.main
+	// A variation left open at the end of the text still owes the main
+	// line its position.
+	for depth := len(r.lines) - 1; depth > 0; depth-- {
+		r.close(depth)
 	}
-	// Drop the variations' boards so a long run keeps no old games alive.
-	clear(r.lines)
+	if !r.lines[0].dead {
+		res.Final = b
+	}
 	return res
+}
+
+// close ends the variation at depth: the board goes back to the position
+// its parent line had reached when it opened.
+func (r *Replayer) close(depth int) {
+	if depth >= len(r.lines) {
+		return
+	}
+	if l := r.lines[depth]; l.took {
+		for r.board.MovesPlayed() > l.base {
+			r.board.Pop()
+		}
+		r.board.Push(l.taken)
+	}
+	r.lines = r.lines[:depth]
 }

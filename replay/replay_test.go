@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestSetUp(t *testing.T) {
 				if err != nil {
 					t.Fatalf("SetUp: %v", err)
 				}
-				if got := r.main.FEN(fen.XFEN); got != tt.text {
+				if got := r.board.FEN(fen.XFEN); got != tt.text {
 					t.Errorf("board %s, want %s", got, tt.text)
 				}
 				return
@@ -173,6 +174,24 @@ func TestPlay(t *testing.T) {
 			game:       "[Event \"x\"]\n\n1. e4 e5 (1... -- 2. d4) 2. Nf3 *\n",
 			variations: true,
 			plies:      5,
+			mainPlies:  3,
+			final:      "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+		},
+		{
+			name:       "a sibling after a failed variation starts where the failed one did",
+			game:       "[Event \"x\"]\n\n1. e4 e5 (1... c5 2. Nf3 Zz (2... d6 3. d4)) (1... e6 2. d4) 2. Nf3 *\n",
+			variations: true,
+			plies:      7,
+			mainPlies:  3,
+			final:      "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+			problems:   []string{"in.pgn:3: game 1 (? - ?), move 2...: invalid move 'Zz': not a move in SAN, long algebraic or UCI notation"},
+			kind:       position.ErrInvalidMove,
+		},
+		{
+			name:       "a variation left open gives the main line back its position",
+			game:       "[Event \"x\"]\n\n1. e4 e5 2. Nf3 (2. d4 exd4 (2... d6 3. dxe5\n",
+			variations: true,
+			plies:      7,
 			mainPlies:  3,
 			final:      "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
 		},
@@ -261,5 +280,75 @@ func TestReuse(t *testing.T) {
 	})
 	if allocs > 0 {
 		t.Errorf("%v allocations per run of %d games", allocs, len(games))
+	}
+}
+
+// shuffle returns n plies of knights going out and back home, which keep
+// every move legal however long the line.
+func shuffle(n int) []string {
+	cycle := [...]string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	moves := make([]string, n)
+	for i := range moves {
+		moves[i] = cycle[i%len(cycle)]
+	}
+	return moves
+}
+
+// TestVariationCost plays the worst cases of variations, nested deep with
+// the line growing at every level, and many failing siblings after a long
+// main line: what Play allocates must grow no faster than the input.
+// Copying the line's moves per variation made the first quadratic in the
+// depth and the second in the main line's length times the siblings.
+func TestVariationCost(t *testing.T) {
+	const head = "[Event \"x\"]\n\n"
+	// deep opens a variation after every 4 plies, replacing the last with
+	// itself and going on: the line at depth d is 4d+4 plies long.
+	deep := func(levels int) string {
+		var b strings.Builder
+		b.WriteString(head + strings.Join(shuffle(4), " "))
+		for range levels {
+			b.WriteString(" (Ng8 " + strings.Join(shuffle(4), " "))
+		}
+		b.WriteString(strings.Repeat(")", levels) + " *\n")
+		return b.String()
+	}
+	siblings := func(main, n int) string {
+		return head + strings.Join(shuffle(main), " ") + strings.Repeat(" (Zz9)", n) + " *\n"
+	}
+	tests := []struct {
+		name      string
+		game      string
+		plies     int
+		mainPlies int
+		problems  int
+		// perByte bounds the bytes allocated per byte of input.
+		perByte float64
+	}{
+		{name: "3000 nested variations", game: deep(3000), plies: 4 + 5*3000, mainPlies: 4, perByte: 64},
+		{name: "100000 failing siblings after 400 plies", game: siblings(400, 100000), plies: 400, mainPlies: 400, problems: 100000, perByte: 128},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := readGame(t, tt.game)
+			st := startpos.Classify(g).Start
+			r := New(Options{Variations: true})
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if _, err := r.SetUp(g, st); err != nil {
+				t.Fatal(err)
+			}
+			res := r.Play(g)
+			runtime.ReadMemStats(&after)
+			if res.Plies != tt.plies || res.MainPlies != tt.mainPlies || len(res.Problems) != tt.problems {
+				t.Errorf("%d plies, %d in the main line, %d problems; want %d, %d, %d", res.Plies, res.MainPlies, len(res.Problems), tt.plies, tt.mainPlies, tt.problems)
+			}
+			if res.Final == nil || res.Final.MovesPlayed() != tt.mainPlies {
+				t.Errorf("final position %v, want the main line's, %d plies", res.Final, tt.mainPlies)
+			}
+			size := len(g.Movetext())
+			if alloc := after.TotalAlloc - before.TotalAlloc; float64(alloc) > tt.perByte*float64(size) {
+				t.Errorf("%d bytes allocated for %d bytes of moves, more than %v a byte", alloc, size, tt.perByte)
+			}
+		})
 	}
 }
