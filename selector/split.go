@@ -1,6 +1,7 @@
 package selector
 
 import (
+	"bytes"
 	"container/list"
 	"context"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/numbering"
@@ -25,12 +27,25 @@ const (
 const (
 	DFRCFile  = "dfrc.pgn"
 	OtherFile = "other.pgn"
+	// IncompleteFile receives the last game read before an input failed
+	// (a truncated download, a damaged gzip): it ends where the reading
+	// stopped, so it is kept apart from the whole games.
+	IncompleteFile = "incomplete.pgn"
 )
+
+// ErrCutShort is wrapped by the warning about a game that ends where its
+// input failed.
+var ErrCutShort = errors.New("game cut short by a read error")
 
 // DefaultMaxOpen is how many output files a Splitter keeps open at once:
 // far below the usual limit of 256 or 1024 open files, and enough for the
 // positions of a tournament to stay open.
 const DefaultMaxOpen = 64
+
+// openReserve is how many of the process's open files are left to
+// everything but the output files: standard streams, inputs, the
+// runtime's poller.
+const openReserve = 12
 
 // ErrNotEmpty is returned by NewSplitter for a directory that already holds
 // files when SplitOptions.Append is not set.
@@ -55,7 +70,8 @@ type SplitOptions struct {
 	Append bool
 	// MaxOpen bounds the files open at once for writing; 0 means
 	// DefaultMaxOpen. Up to 8 more are open for an instant while new files
-	// are created.
+	// are created. Either bound is lowered to fit the process's limit on
+	// open files, and lowered again should opening a file hit it.
 	MaxOpen int
 }
 
@@ -67,15 +83,19 @@ type SplitOptions struct {
 // It holds games in memory per file and writes them in chunks, so that
 // even with all 960 files in use it opens each file only once per few
 // megabytes of input, and it never keeps more than MaxOpen files open
-// (plus up to 8 briefly, while new files are created in the background): a
-// file closed to make room is later reopened in append mode (a compressed
-// file then gets a new gzip member or zstd frame, which readers join).
+// (plus up to 8 briefly, while new files are created in the background),
+// both fewer when the process's limit on open files is low: a file closed
+// to make room is later reopened in append mode (a compressed file then
+// gets a new gzip member or zstd frame, which readers join).
 //
 // Bytes that are not a game go with the game before them, as for Filter;
 // when the run has no game at all, they go to other.pgn.
 type Splitter struct {
-	opts  SplitOptions
-	names [Classes]string
+	opts       SplitOptions
+	names      [Classes]string
+	incomplete string // name of the file of games cut short
+
+	wroteIncomplete bool
 
 	bufs     [Classes][]byte
 	pending  int // bytes in bufs
@@ -91,6 +111,13 @@ type Splitter struct {
 	created  [Classes]chan error
 	creators chan struct{} // one token per creation under way
 
+	// The last game written by Run is held here until the next one comes
+	// or the input ends: when the input fails, it is the game cut short.
+	held      []byte
+	heldClass int
+	holding   bool
+	writeErr  error // the first error of writing, told apart from reading
+
 	rt router
 	// chunk and budget are chunkSize and budget; tests make them small.
 	chunk, budget int
@@ -99,6 +126,23 @@ type Splitter struct {
 // maxCreators bounds the files being created at once, so that at most
 // MaxOpen+maxCreators files are open.
 const maxCreators = 8
+
+// openBounds returns how many files may be open for writing and how many
+// may be being created, for at most maxOpen written and a process limit of
+// limit open files (0: unknown).
+func openBounds(maxOpen int, limit uint64) (open, creators int) {
+	open, creators = maxOpen, maxCreators
+	if limit == 0 || limit >= uint64(maxOpen+maxCreators+openReserve) {
+		return open, creators
+	}
+	avail := 2 // even below the reserve, try: opening falls back on EMFILE
+	if limit > uint64(openReserve+avail) {
+		avail = int(limit) - openReserve
+	}
+	creators = max(1, min(maxCreators, avail/4))
+	open = max(1, min(maxOpen, avail-creators))
+	return open, creators
+}
 
 // Chunking: a file's games are written once they reach chunkSize, and all
 // files' games once they reach budget together.
@@ -122,6 +166,8 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 	if opts.MaxOpen <= 0 {
 		opts.MaxOpen = DefaultMaxOpen
 	}
+	var creators int
+	opts.MaxOpen, creators = openBounds(opts.MaxOpen, openFileLimit())
 	if opts.Pattern == "" {
 		opts.Pattern = DefaultSPPattern
 		if opts.By == numbering.Fritz9 {
@@ -129,7 +175,7 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 		}
 	}
 	s := &Splitter{opts: opts, open: list.New(), rt: newRouter(), chunk: chunkSize, budget: budget,
-		creators: make(chan struct{}, maxCreators)}
+		creators: make(chan struct{}, creators)}
 	if err := s.makeNames(); err != nil {
 		return nil, err
 	}
@@ -171,7 +217,8 @@ func (s *Splitter) makeNames() error {
 	}
 	s.names[DFRC] = DFRCFile + suffix
 	s.names[Other] = OtherFile + suffix
-	seen := map[string]bool{s.names[DFRC]: true, s.names[Other]: true}
+	s.incomplete = IncompleteFile + suffix
+	seen := map[string]bool{s.names[DFRC]: true, s.names[Other]: true, s.incomplete: true}
 	for sp := 0; sp < numbering.Count; sp++ {
 		n := sp
 		if s.opts.By == numbering.Fritz9 {
@@ -198,8 +245,72 @@ func (s *Splitter) FileName(class int) string { return s.names[class] }
 // while keeping the input's order, and reports as Filter.Run does. Run may
 // be called once per input; call Close after the last, also after an
 // error, to write out the games held in memory.
+//
+// When r fails, its last game ends where the reading stopped, so it is
+// not written to the file of its class but appended to IncompleteFile
+// (with the compression of the others), and a warning wrapping
+// ErrCutShort names it and its line.
 func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
-	return s.rt.run(ctx, r, opts, s, func(d int) bool { return d < numbering.Count })
+	s.holding = true
+	err := s.rt.run(ctx, r, opts, s, func(d int) bool { return d < numbering.Count })
+	s.holding = false
+	if len(s.held) == 0 {
+		return err
+	}
+	if err == nil || s.writeErr != nil || ctx.Err() != nil {
+		// The input ended or the run stopped between games: the held game
+		// was read whole.
+		if e := s.release(); err == nil {
+			err = e
+		}
+		return err
+	}
+	if e := s.keepIncomplete(r, opts); e != nil {
+		return fmt.Errorf("%w: %w", err, e)
+	}
+	return err
+}
+
+// release writes the held game to the file of its class.
+func (s *Splitter) release() error {
+	b := s.held
+	s.held = s.held[:0]
+	return s.add(s.heldClass, b)
+}
+
+// keepIncomplete appends the held game to the file of games cut short
+// and warns about it.
+func (s *Splitter) keepIncomplete(r *pgn.Reader, opts RunOptions) error {
+	b := s.held
+	s.held = s.held[:0]
+	path := filepath.Join(s.opts.Dir, s.incomplete)
+	if !s.wroteIncomplete {
+		s.wroteIncomplete = true
+		s.nfiles++
+	}
+	f, err := s.appender.Open(path)
+	if err != nil {
+		return err // *PathError names the file
+	}
+	_, err = f.Write(b)
+	if e := f.Close(); err == nil {
+		err = e
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	// The Reader stands after the game; its first line is as many lines
+	// back as the game has line ends (a lone CR in old Mac files).
+	ends := bytes.Count(b, []byte("\n"))
+	if ends == 0 {
+		ends = bytes.Count(b, []byte("\r"))
+	}
+	line := r.Line() - ends
+	s.rt.sum.Warnings++
+	if opts.Warn != nil {
+		opts.Warn(&pgn.ParseError{File: r.Name, Line: line, Err: fmt.Errorf("%w; its bytes are in %s", ErrCutShort, path)})
+	}
+	return nil
 }
 
 // Summary returns the counts so far; Selected counts the games written to
@@ -226,7 +337,33 @@ func (s *Splitter) Close() error {
 
 func (s *Splitter) dest(class int) int { return class }
 
+// write holds each game back until the next one comes, so that Run can
+// tell the last game before a read error apart.
 func (s *Splitter) write(class int, b []byte) error {
+	if !s.holding {
+		return s.add(class, b)
+	}
+	if len(s.held) > 0 {
+		if err := s.release(); err != nil {
+			return err
+		}
+	}
+	s.held = append(s.held[:0], b...)
+	s.heldClass = class
+	if cap(s.held) > 2*s.chunk && len(b) <= s.chunk {
+		s.held = append([]byte(nil), b...) // let go of a huge game's memory
+	}
+	return nil
+}
+
+// add appends b to the games held in memory for the class, writing them
+// out by chunks.
+func (s *Splitter) add(class int, b []byte) (err error) {
+	defer func() {
+		if err != nil && s.writeErr == nil {
+			s.writeErr = err
+		}
+	}()
 	s.bufs[class] = append(s.bufs[class], b...)
 	s.pending += len(b)
 	if !s.written[class] {
@@ -287,6 +424,8 @@ func (s *Splitter) create(class int) {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 		if err == nil {
 			err = f.Close()
+		} else if errors.Is(err, syscall.EMFILE) {
+			err = nil // file creates it, once it has closed one
 		}
 		<-s.creators
 		done <- err
@@ -312,6 +451,15 @@ func (s *Splitter) file(class int) (*outFile, error) {
 		}
 	}
 	af, err := s.appender.Open(filepath.Join(s.opts.Dir, s.names[class]))
+	for err != nil && errors.Is(err, syscall.EMFILE) && s.open.Len() > 0 {
+		// The process has fewer files to spare than its limit said (other
+		// code holds some): keep fewer open from now on.
+		s.opts.MaxOpen = max(1, s.open.Len()-1)
+		if e := s.closeFile(s.open.Back().Value.(*outFile)); e != nil {
+			return nil, e
+		}
+		af, err = s.appender.Open(filepath.Join(s.opts.Dir, s.names[class]))
+	}
 	if err != nil {
 		return nil, err // it names the file
 	}

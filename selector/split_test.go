@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
+
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/numbering"
@@ -320,4 +322,122 @@ func check960Twice(t *testing.T, dir string, input []byte) {
 		}
 	}
 	checkMerge(t, append(append([]byte{}, input...), input...), files)
+}
+
+// truncatedGzip returns the gzip of input cut so that reading it gives
+// input[:cut] and then an error.
+func truncatedGzip(t *testing.T, input []byte, cut int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write(input[:cut]); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	n := b.Len()
+	if _, err := zw.Write(input[cut:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()[:n]
+}
+
+// TestSplitCutShort: when the input fails, the whole games before the
+// failure go to their files, and the last game, which ends where the
+// reading stopped, goes to the file of incomplete games with a warning
+// naming the file, its line and where its bytes are.
+func TestSplitCutShort(t *testing.T) {
+	all := all960(t)
+	sp5 := bytes.Index(all, []byte("[Event \"SP 5\"]"))
+	sp6 := bytes.Index(all, []byte("[Event \"SP 6\"]"))
+	input := all[:sp6]
+	for _, tc := range []struct {
+		name       string
+		ext        string
+		cut        int
+		whole      int    // games in their files
+		incomplete string // bytes in the file of incomplete games
+		line       int    // the line of the warning
+	}{
+		{"mid-game", "", sp5 + 40, 5, string(input[sp5 : sp5+40]), 1 + bytes.Count(input[:sp5], []byte("\n"))},
+		{"mid-game, gzip output", ".gz", sp5 + 100, 5, string(input[sp5 : sp5+100]), 1 + bytes.Count(input[:sp5], []byte("\n"))},
+		{"in the first game", "", 10, 0, string(input[:10]), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			zr, err := gzip.NewReader(bytes.NewReader(truncatedGzip(t, input, tc.cut)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			s, err := NewSplitter(SplitOptions{Dir: dir, Pattern: "sp-%03d.pgn" + tc.ext})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := pgn.NewReader(zr)
+			r.Name = "games.pgn.gz"
+			var warnings []*pgn.ParseError
+			reported := 0
+			err = s.Run(context.Background(), r, RunOptions{Jobs: 2, Warn: func(e *pgn.ParseError) {
+				reported++
+				if errors.Is(e, ErrCutShort) {
+					warnings = append(warnings, e)
+				}
+			}})
+			if !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("Run: %v, want io.ErrUnexpectedEOF", err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			files := readDir(t, dir)
+			if len(files) != tc.whole+1 || s.Files() != len(files) {
+				t.Errorf("%d files, Files() = %d, want %d", len(files), s.Files(), tc.whole+1)
+			}
+			for sp := 0; sp < tc.whole; sp++ {
+				name := fmt.Sprintf("sp-%03d.pgn%s", sp, tc.ext)
+				if got, want := strings.Join(events(t, files[name]), "|"), fmt.Sprintf("SP %d", sp); got != want {
+					t.Errorf("%s holds %q, want %q", name, got, want)
+				}
+			}
+			inc := IncompleteFile + tc.ext
+			if got := string(files[inc]); got != tc.incomplete {
+				t.Errorf("%s holds %q, want %q", inc, got, tc.incomplete)
+			}
+			want := fmt.Sprintf("games.pgn.gz:%d: game cut short by a read error; its bytes are in %s", tc.line, filepath.Join(dir, inc))
+			if len(warnings) != 1 || warnings[0].Error() != want {
+				t.Errorf("warnings %q, want one: %q", warnings, want)
+			}
+			// The cut game's own problems (no result, a broken tag) come
+			// too, and every warning is counted.
+			if w := s.Summary().Warnings; w != int64(reported) {
+				t.Errorf("Summary().Warnings = %d, %d reported", w, reported)
+			}
+		})
+	}
+}
+
+func TestOpenBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		maxOpen        int
+		limit          uint64
+		open, creators int
+	}{
+		{"unknown limit", 64, 0, 64, 8},
+		{"limit of 256", 64, 256, 64, 8},
+		{"limit just enough", 64, 64 + 8 + openReserve, 64, 8},
+		{"limit of 60", 64, 60, 40, 8},
+		{"limit of 20", 64, 20, 6, 2},
+		{"limit of 20, fewer asked", 3, 20, 3, 2},
+		{"limit below the reserve", 64, 5, 1, 1},
+	} {
+		open, creators := openBounds(tc.maxOpen, tc.limit)
+		if open != tc.open || creators != tc.creators {
+			t.Errorf("%s: openBounds(%d, %d) = %d, %d; want %d, %d", tc.name, tc.maxOpen, tc.limit, open, creators, tc.open, tc.creators)
+		}
+	}
 }
