@@ -31,9 +31,11 @@ DIR is created when missing. A DIR that already holds files is refused, so that
 a second run cannot mix its games into the first's, unless --append is given:
 then games are appended to the files there. --pattern ending in .gz or .zst
 compresses every file (dfrc.pgn.gz, other.pgn.gz too). At most 72 files are
-open at once (64 being written, 8 being created), so all 960 positions work
-under an open-file limit of 256. The summary line gives the games read and the
-files written.`,
+open at once (64 being written, 8 being created), fewer under a lower open-file
+limit: files are closed and reopened for appending as needed, so every game is
+written whatever the limit. When an input cannot be read to its end, the game
+cut short by the error goes to incomplete.pgn in DIR, with a warning. The
+summary line gives the games read and the files written.`,
 			"frctool split --by sp -o by-sp tcec.pgn",
 			"frctool split --by fritz9 -o by-fritz9 --pattern 'f9_%d.pgn.gz' archive.pgn.zst",
 			"frctool split --by sp -o by-sp --append more-games.pgn"),
