@@ -342,8 +342,18 @@ func (r *Reader) fill() {
 // buf[from:] on.
 func (r *Reader) mapLineEnds(from int) {
 	if r.lineEnds == lineEndsUnknown {
-		b := r.buf[r.start:r.end]
-		i := bytes.IndexAny(b, "\r\n")
+		// Only the new bytes, and the one before them, can hold the first
+		// line end; IndexByte is much faster than IndexAny on long lines.
+		lo := max(from-1, r.start)
+		b := r.buf[lo:r.end]
+		i := bytes.IndexByte(b, '\n')
+		limit := b
+		if i >= 0 {
+			limit = b[:i]
+		}
+		if k := bytes.IndexByte(limit, '\r'); k >= 0 {
+			i = k
+		}
 		switch {
 		case i < 0 && r.err == nil:
 			return

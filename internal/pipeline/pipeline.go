@@ -19,6 +19,25 @@ import (
 	"github.com/frctool/frctool/startpos"
 )
 
+// BatchBudget bounds the bytes of the batches a run holds at once. A batch
+// is BatchSize bytes of games plus at most one more game, which may be as
+// large as the reader's MaxGameSize; with the default 16 MiB games it
+// allows 5 batches (2 jobs); with smaller games, as many more as fit. Together with the reader's
+// own buffer and a decompressor's window, it keeps a run under the
+// memory budget the README states.
+const BatchBudget = 96 << 20
+
+// plan returns the jobs to use and the batches to keep in flight for a
+// reader whose games may reach maxGame bytes (0: the default).
+func plan(jobs, maxGame int) (workers, batches int) {
+	if maxGame <= 0 {
+		maxGame = pgn.DefaultMaxGameSize
+	}
+	most := max(BatchBudget/(BatchSize+maxGame), 3)
+	batches = min(2*jobs+1, most)
+	return max(min(jobs, (batches-1)/2), 1), batches
+}
+
 // BatchSize is the amount of input handed to one worker at a time: large
 // enough that handing over costs nothing next to the work, small enough
 // that memory stays flat.
@@ -152,15 +171,16 @@ func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error
 // Run reads every game of r and runs the job over them on up to
 // opts.Jobs goroutines, keeping the input's order. tally, which must not
 // be nil, counts the games and problems, also across several calls.
-// At most 2*jobs+1 batches are in flight, so memory stays bounded
-// whatever the input. With one job everything runs on the calling
-// goroutine.
+// At most 2*jobs+1 batches are in flight, and no more than BatchBudget
+// bytes of them, so memory stays bounded whatever the input and however
+// many cores: fewer jobs are used when the games may be large. With one
+// job everything runs on the calling goroutine.
 //
 // Run stops at the first error from reading, from the job or from
 // writing, or when ctx is done, and returns that error; the end of the
 // input is not an error.
 func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally) error {
-	jobs := opts.jobs()
+	jobs, n := plan(opts.jobs(), r.MaxGameSize)
 	if jobs <= 1 {
 		var b batch[T]
 		for {
@@ -184,7 +204,6 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 		batch[T]
 		done chan struct{}
 	}
-	n := 2*jobs + 1
 	free := make(chan *slot, n)
 	for i := 0; i < n; i++ {
 		free <- &slot{done: make(chan struct{}, 1)}

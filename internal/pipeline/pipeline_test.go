@@ -310,3 +310,34 @@ func TestRunStops(t *testing.T) {
 		}
 	}
 }
+
+// TestPlan: the batches in flight, at most BatchSize plus one game each,
+// stay within BatchBudget however many cores there are.
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name                 string
+		jobs, maxGame        int
+		wantJobs, wantBatchs int
+	}{
+		{"one job", 1, 0, 1, 3},
+		{"two cores, default games", 2, 0, 2, 5},
+		{"64 cores, default games", 64, 0, 2, 5},
+		{"64 cores, 1 MiB games", 64, 1 << 20, 37, 76},
+		{"64 cores, 64 MiB games", 64, 64 << 20, 1, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jobs, batches := plan(tt.jobs, tt.maxGame)
+			if jobs != tt.wantJobs || batches != tt.wantBatchs {
+				t.Errorf("plan(%d, %d) = %d jobs, %d batches; want %d, %d", tt.jobs, tt.maxGame, jobs, batches, tt.wantJobs, tt.wantBatchs)
+			}
+			game := tt.maxGame
+			if game == 0 {
+				game = pgn.DefaultMaxGameSize
+			}
+			if held := batches * (BatchSize + game); held > BatchBudget && batches > 3 {
+				t.Errorf("%d batches may hold %d bytes, over the budget %d", batches, held, BatchBudget)
+			}
+		})
+	}
+}
