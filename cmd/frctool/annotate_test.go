@@ -154,47 +154,52 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// An interrupt halfway leaves either the original or the complete new
-// file, and no temporary file.
+// A signal halfway through --in-place (Ctrl-C, kill, or SIGHUP when the
+// terminal closes) leaves either the original or the complete new file,
+// and no temporary file.
 func TestAnnotateInPlaceInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a subprocess")
 	}
-	dir := t.TempDir()
-	var games strings.Builder
-	for games.Len() < 64<<20 {
-		games.WriteString(oneGame + "\n")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			var games strings.Builder
+			for games.Len() < 64<<20 {
+				games.WriteString(oneGame + "\n")
+			}
+			path := filepath.Join(dir, "big.pgn")
+			os.WriteFile(path, []byte(games.String()), 0o644)
+			cmd := exec.Command(os.Args[0], "annotate", "-q", "--in-place", path)
+			cmd.Env = append(os.Environ(), "FRCTOOL_RUN_MAIN=1")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Signal once the temporary file exists: the handler is in
+			// place by then and the new file is half written.
+			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+				if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.frctool-*.tmp")); len(tmp) > 0 {
+					break
+				}
+			}
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			now, _ := os.ReadFile(path)
+			switch {
+			case err != nil && bytes.Equal(now, []byte(games.String())):
+				if !strings.Contains(stderr.String(), "interrupted") {
+					t.Errorf("stderr after %v: %q (%v)", sig, stderr.String(), err)
+				}
+			case err == nil && bytes.HasPrefix(now, []byte(oneGameAnnotated)):
+				t.Logf("the run finished before %v", sig)
+			default:
+				t.Errorf("after %v (exit %v) the file is neither the original nor the result", sig, err)
+			}
+			assertNoTempFiles(t, dir)
+		})
 	}
-	path := filepath.Join(dir, "big.pgn")
-	os.WriteFile(path, []byte(games.String()), 0o644)
-	cmd := exec.Command(os.Args[0], "annotate", "-q", "--in-place", path)
-	cmd.Env = append(os.Environ(), "FRCTOOL_RUN_MAIN=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Interrupt once the temporary file exists: the signal handler is in
-	// place by then and the new file is half written.
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.frctool-*.tmp")); len(tmp) > 0 {
-			break
-		}
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	now, _ := os.ReadFile(path)
-	switch {
-	case err != nil && bytes.Equal(now, []byte(games.String())):
-		if !strings.Contains(stderr.String(), "interrupted") {
-			t.Errorf("stderr after an interrupt: %q", stderr.String())
-		}
-	case err == nil && bytes.HasPrefix(now, []byte(oneGameAnnotated)):
-		t.Log("the run finished before the interrupt")
-	default:
-		t.Errorf("after an interrupt (exit %v) the file is neither the original nor the result", err)
-	}
-	assertNoTempFiles(t, dir)
 }
 
 // A compressed input cut short fails with exit 1, naming the file, and

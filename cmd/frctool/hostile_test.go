@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -241,48 +240,6 @@ func TestInPlaceKeepsWhatTheFileWas(t *testing.T) {
 			t.Errorf("exit %d, stderr %q", code, stderr.String())
 		}
 	})
-}
-
-// A SIGHUP (the terminal closing) ends an --in-place run as SIGINT does:
-// the file is either the original or the result, and no temporary file
-// is left.
-func TestAnnotateInPlaceHangup(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a subprocess")
-	}
-	dir := t.TempDir()
-	var games strings.Builder
-	for games.Len() < 64<<20 {
-		games.WriteString(oneGame + "\n")
-	}
-	path := filepath.Join(dir, "big.pgn")
-	os.WriteFile(path, []byte(games.String()), 0o644)
-	cmd := exec.Command(os.Args[0], "annotate", "-q", "--in-place", path)
-	cmd.Env = append(os.Environ(), "FRCTOOL_RUN_MAIN=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.frctool-*.tmp")); len(tmp) > 0 {
-			break
-		}
-	}
-	cmd.Process.Signal(syscall.SIGHUP)
-	err := cmd.Wait()
-	now, _ := os.ReadFile(path)
-	switch {
-	case err != nil && bytes.Equal(now, []byte(games.String())):
-		if !strings.Contains(stderr.String(), "interrupted") {
-			t.Errorf("stderr after a hangup: %q (%v)", stderr.String(), err)
-		}
-	case err == nil && bytes.HasPrefix(now, []byte(oneGameAnnotated)):
-		t.Log("the run finished before the hangup")
-	default:
-		t.Errorf("after a hangup (exit %v) the file is neither the original nor the result", err)
-	}
-	assertNoTempFiles(t, dir)
 }
 
 // Every command reading an idle pipe stops when its context ends, and
