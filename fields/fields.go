@@ -297,6 +297,11 @@ func Get(g *pgn.Game, c *startpos.Class, name string) Value {
 // Value returns the field's value for game g of class c. The class is
 // that of startpos.Classify; when c is nil and the field needs it, the
 // game is classified here.
+// integerFields are the derived fields that are whole numbers, by id.
+var integerFields = [...]func(*pgn.Game) (int, bool){
+	pliesID: Plies, eloID: Elo, minEloID: MinElo, eloDiffID: EloDiff, eloBandID: EloBand, yearID: Year,
+}
+
 func (f Field) Value(g *pgn.Game, c *startpos.Class) Value {
 	switch f.id {
 	case tagID:
@@ -316,28 +321,8 @@ func (f Field) Value(g *pgn.Game, c *startpos.Class) Value {
 			c = &cl
 		}
 		return startField(f.id, c.Start)
-	case pliesID:
-		if n, ok := Plies(g); ok {
-			return number(n)
-		}
-	case eloID:
-		if n, ok := Elo(g); ok {
-			return number(n)
-		}
-	case minEloID:
-		if n, ok := MinElo(g); ok {
-			return number(n)
-		}
-	case eloDiffID:
-		if n, ok := EloDiff(g); ok {
-			return number(n)
-		}
-	case eloBandID:
-		if n, ok := EloBand(g); ok {
-			return number(n)
-		}
-	case yearID:
-		if n, ok := Year(g); ok {
+	case pliesID, eloID, minEloID, eloDiffID, eloBandID, yearID:
+		if n, ok := integerFields[f.id](g); ok {
 			return number(n)
 		}
 	case dateID:
