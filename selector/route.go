@@ -8,16 +8,21 @@ import (
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
+	"github.com/frctool/frctool/where"
 )
 
 // A sink receives the bytes of games by destination. Destinations are
 // small integers of the sink's choosing.
 type sink interface {
-	// dest returns the destination of games of the class.
-	dest(class int) int
-	// write appends b to destination d.
+	// dest returns the destination of a game of the class that
+	// RunOptions.Where selects or not; it may be discard.
+	dest(class int, selected bool) int
+	// write appends b to destination d, which is not discard.
 	write(d int, b []byte) error
 }
+
+// discard is the destination of games that go nowhere.
+const discard = -2
 
 // Summary counts what a run read and where it went.
 type Summary struct {
@@ -27,8 +32,11 @@ type Summary struct {
 	// Selected counts the games selected (Filter) or written to the files
 	// of a number (Splitter).
 	Selected int64
-	// ByClass counts the games of each class.
+	// ByClass counts the games of each class that RunOptions.Where
+	// selects (all, without a Where).
 	ByClass [Classes]int64
+	// Unselected counts the games RunOptions.Where does not select.
+	Unselected int64
 }
 
 // RunOptions say how to run a Filter or Splitter and where its reports
@@ -43,6 +51,11 @@ type RunOptions struct {
 	// Progress, if set, receives the number of games in each finished
 	// batch.
 	Progress func(games int)
+	// Where, if set, narrows the selection: a Filter selects the games
+	// its Selector selects and Where matches; a Splitter writes only the
+	// games Where matches, and leaves the others out. nil narrows
+	// nothing.
+	Where *where.Expr
 }
 
 // router carries what links the games of a run across batches and across
@@ -68,23 +81,34 @@ func (rt *router) run(ctx context.Context, r *pgn.Reader, opts RunOptions, s sin
 				rt.pending = append(rt.pending, raw...)
 				return nil
 			}
-			return s.write(rt.last, raw)
+			return rt.write(s, rt.last, raw)
 		}
-		d := s.dest(class)
-		rt.sum.ByClass[class]++
+		d := s.dest(class, it.Selected)
+		if it.Selected {
+			rt.sum.ByClass[class]++
+		} else {
+			rt.sum.Unselected++
+		}
 		if selected(d) {
 			rt.sum.Selected++
 		}
 		if len(rt.pending) > 0 {
-			if err := s.write(d, rt.pending); err != nil {
+			if err := rt.write(s, d, rt.pending); err != nil {
 				return err
 			}
 			rt.pending = nil
 		}
 		rt.last = d
-		return s.write(d, raw)
+		return rt.write(s, d, raw)
 	}
 	return pipeline.Run(ctx, r, pipeline.Options(opts), pipeline.Job[struct{}]{Emit: emit}, &rt.sum.Tally)
+}
+
+func (rt *router) write(s sink, d int, b []byte) error {
+	if d == discard {
+		return nil
+	}
+	return s.write(d, b)
 }
 
 // finish writes the bytes held back when the run had no game at all to
@@ -139,8 +163,18 @@ func (f *Filter) Close() error { return f.rt.finish(f, toRejected) }
 // Summary returns the counts so far.
 func (f *Filter) Summary() Summary { return f.rt.sum }
 
-func (f *Filter) dest(class int) int {
-	if f.sel.Wants(class) {
+// dest selects the games that both the Selector and Where select; with
+// Criteria.Invert, the complement of those, as grep -v inverts the whole
+// match: the games the inverted Selector selects, and those Where does
+// not.
+func (f *Filter) dest(class int, selected bool) int {
+	in := f.sel.Wants(class)
+	if f.sel.invert {
+		in = in || !selected
+	} else {
+		in = in && selected
+	}
+	if in {
 		return toSelected
 	}
 	return toRejected

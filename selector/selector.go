@@ -103,7 +103,8 @@ type Criteria struct {
 // Selector decides by class whether a game is selected. Its zero value
 // selects nothing; make one with New. It is safe for concurrent use.
 type Selector struct {
-	want [Classes]bool
+	want   [Classes]bool
+	invert bool // Criteria.Invert, which also inverts RunOptions.Where
 }
 
 // New compiles the criteria. Numbers out of range in c.SPs are ignored.
@@ -124,6 +125,7 @@ func New(c Criteria) *Selector {
 	if c.ExcludeStandard {
 		s.want[numbering.StandardSP] = false
 	}
+	s.invert = c.Invert
 	if c.Invert {
 		for i := range s.want {
 			s.want[i] = !s.want[i]

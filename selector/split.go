@@ -335,7 +335,13 @@ func (s *Splitter) Close() error {
 	return err
 }
 
-func (s *Splitter) dest(class int) int { return class }
+// dest leaves out the games Where does not select.
+func (s *Splitter) dest(class int, selected bool) int {
+	if !selected {
+		return discard
+	}
+	return class
+}
 
 // write holds each game back until the next one comes, so that Run can
 // tell the last game before a read error apart.

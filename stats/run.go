@@ -5,6 +5,7 @@ import (
 
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/where"
 )
 
 // RunOptions say how to run the count and where its reports go.
@@ -17,6 +18,9 @@ type RunOptions struct {
 	// Progress, if set, receives the number of games in each finished
 	// batch.
 	Progress func(games int)
+	// Where, if set, selects the games to count; the others are read and
+	// tallied as games but not counted. nil counts every game.
+	Where *where.Expr
 }
 
 // Run counts every game of r into s, examining games on up to opts.Jobs
@@ -26,7 +30,9 @@ func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts RunOptions) error {
 	job := pipeline.Job[Game]{
 		NewWorker: func() func(it *pipeline.Item[Game], out []byte) []byte {
 			return func(it *pipeline.Item[Game], out []byte) []byte {
-				it.Value.Counted, it.Value.Start = it.Class.Counted, it.Class.Start
+				// A game not selected is tallied as read, but its
+				// result counts nowhere.
+				it.Value.Counted, it.Value.Start = it.Selected, it.Class.Start
 				it.Problems = examine(it.Game, &it.Value, it.Problems)
 				return out
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/where"
 )
 
 // The flags shared by every command that reads PGN archives. They are made
@@ -50,6 +51,7 @@ type archives struct {
 	stderr io.Writer
 	quiet  bool
 	jobs   int
+	where  *where.Expr // the games selected; nil for all
 
 	mu           sync.Mutex // serializes stderr between warnings and the bar
 	bar          *progressbar.ProgressBar
@@ -75,6 +77,10 @@ func newArchives(cmd *cli.Command) (*archives, error) {
 	}
 	if a.jobs == 0 {
 		a.jobs = runtime.GOMAXPROCS(0)
+	}
+	var err error
+	if a.where, err = selection(cmd); err != nil {
+		return nil, err
 	}
 	if len(a.names) == 0 {
 		a.names = []string{"-"}
@@ -192,10 +198,11 @@ func (a *archives) failed() bool {
 // counted is called by commands for each game, to feed the bar's rate.
 func (a *archives) counted(n int) { a.games.Add(int64(n)) }
 
-// options are the runner options of every job: the --jobs count, and the
-// warnings and the progress bar as the reports' destinations.
+// options are the runner options of every job: the --jobs count, the
+// selection by tags, and the warnings and the progress bar as the reports'
+// destinations.
 func (a *archives) options() pipeline.Options {
-	return pipeline.Options{Jobs: a.jobs, Warn: a.warn, Progress: a.counted}
+	return pipeline.Options{Jobs: a.jobs, Warn: a.warn, Progress: a.counted, Where: a.where}
 }
 
 // startBar shows a progress bar when stderr is a terminal, the input is

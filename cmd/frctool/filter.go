@@ -45,7 +45,7 @@ game. The summary line gives the games read and selected.`,
 			"frctool filter --exclude-standard --rejects standard.pgn.gz archive.pgn.zst -o chess960.pgn",
 			"frctool filter --fritz9 1-100 --rank tsldklst --rank BBQNNRKR games.pgn",
 			"frctool filter --dfrc --other --invert games.pgn   # only games with one SP"),
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			outputFlag(),
 			// Slice flags are made anew for every command: they keep
 			// their values between runs of one process.
@@ -59,7 +59,7 @@ game. The summary line gives the games read and selected.`,
 			&cli.StringFlag{Name: "rejects", Usage: "write the games not selected to `FILE` (.gz, .bz2, .zst compress)"},
 			quietFlag(),
 			jobsFlag(),
-		},
+		}, selectionFlags()...),
 		Action: runFilter,
 	}
 }

@@ -39,14 +39,14 @@ summary line gives the games read and the files written.`,
 			"frctool split --by sp -o by-sp tcec.pgn",
 			"frctool split --by fritz9 -o by-fritz9 --pattern 'f9_%d.pgn.gz' archive.pgn.zst",
 			"frctool split --by sp -o by-sp --append more-games.pgn"),
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "by", Usage: "number the files by `SCHEME`: sp (Scharnagl, 0..959) or fritz9 (1..960)", Value: "sp"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the files into `DIR`", Value: "."},
 			&cli.StringFlag{Name: "pattern", Usage: "file name `FORMAT` with one integer verb (default sp-%03d.pgn, fritz9-%03d.pgn with --by fritz9)"},
 			&cli.BoolFlag{Name: "append", Usage: "allow a DIR that already holds files, and append to them"},
 			quietFlag(),
 			jobsFlag(),
-		},
+		}, selectionFlags()...),
 		Action: runSplit,
 	}
 }
@@ -97,7 +97,11 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 		err = fmt.Errorf("interrupted; the files in %s hold the games read so far", cmd.String("output"))
 	}
 	sum := s.Summary()
-	a.summary("split: %d games read, %d files written (%d games with a number, %d DFRC, %d other), %d warnings",
-		sum.Games, s.Files(), sum.Selected, sum.ByClass[selector.DFRC], sum.ByClass[selector.Other], sum.Warnings)
+	left := ""
+	if a.where != nil {
+		left = fmt.Sprintf(", %d not selected and not written", sum.Unselected)
+	}
+	a.summary("split: %d games read, %d files written (%d games with a number, %d DFRC, %d other)%s, %d warnings",
+		sum.Games, s.Files(), sum.Selected, sum.ByClass[selector.DFRC], sum.ByClass[selector.Other], left, sum.Warnings)
 	return err
 }

@@ -55,7 +55,7 @@ then merge the parts.`,
 			"frctool stats --by fritz9 --format markdown --dfrc games/*.pgn > stats.md",
 			"ls parts/*.pgn.zst | parallel frctool stats -q --dfrc --format json {} -o {.}.json\n"+
 				"   frctool stats --merge --dfrc parts/*.json --sort games"),
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` table, csv, json or markdown (default: table on a terminal, else csv)"},
 			&cli.StringFlag{Name: "sort", Usage: "order rows by `KEY`: sp (the number, ascending), games, score or draws (largest first)", Value: "sp"},
 			&cli.StringFlag{Name: "by", Usage: "key and sort rows by `NUMBERING` sp (Scharnagl) or fritz9", Value: "sp"},
@@ -68,7 +68,7 @@ then merge the parts.`,
 			outputFlag(),
 			quietFlag(),
 			jobsFlag(),
-		},
+		}, selectionFlags()...),
 		Action: runStats,
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
+	"github.com/frctool/frctool/where"
 )
 
 // BatchBudget bounds the bytes of the batches a run holds at once. A batch
@@ -54,6 +55,9 @@ type Options struct {
 	// Progress, if set, receives the number of games in each finished
 	// batch.
 	Progress func(games int)
+	// Where, if set, selects the games the job is about (Item.Selected).
+	// A nil Where selects every game.
+	Where *where.Expr
 }
 
 // jobs returns the number of worker goroutines to use.
@@ -76,6 +80,11 @@ type Item[T any] struct {
 	Out []byte
 	// Value is what the job's worker found.
 	Value T
+	// Selected reports that the item is a game (Class.Counted) and that
+	// Options.Where selects it. It is set before the worker runs; what a
+	// job does with the games not selected is the job's to decide: a
+	// filter writes them elsewhere, a count leaves them out.
+	Selected bool
 }
 
 // Job is a per-game job with result type T.
@@ -106,7 +115,7 @@ type batch[T any] struct {
 }
 
 // do runs the job's worker over the batch's games.
-func (b *batch[T]) do(job *Job[T]) {
+func (b *batch[T]) do(job *Job[T], sel *where.Expr) {
 	if b.work == nil && job.NewWorker != nil {
 		b.work = job.NewWorker()
 	}
@@ -120,7 +129,9 @@ func (b *batch[T]) do(job *Job[T]) {
 	for i := range b.games.Games {
 		it := &b.items[i]
 		var zero T
-		*it = Item[T]{Game: &b.games.Games[i], Class: startpos.Classify(&b.games.Games[i]), Problems: it.Problems[:0], Value: zero}
+		g := &b.games.Games[i]
+		*it = Item[T]{Game: g, Class: startpos.Classify(g), Problems: it.Problems[:0], Value: zero}
+		it.Selected = it.Class.Counted && sel.Match(g, &it.Class)
 		if b.work != nil {
 			b.out = b.work(it, b.out)
 		}
@@ -193,7 +204,7 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 				}
 				return err
 			}
-			b.do(&job)
+			b.do(&job, opts.Where)
 			if err := b.emit(&job, &opts, tally); err != nil {
 				return err
 			}
@@ -244,7 +255,7 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 				// Workers keep their own state: the slot's worker function
 				// belongs to whichever goroutine made it, so swap in ours.
 				s.work = work
-				s.do(&job)
+				s.do(&job, opts.Where)
 				work = s.work
 				s.done <- struct{}{}
 			}
