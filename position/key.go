@@ -1,0 +1,55 @@
+package position
+
+// Key identifies a position the way the repetition rule does: the pieces
+// on their squares, the side to move, the rooks that keep a castling right
+// and, only when an en passant capture is legal, the file it is on. Two
+// boards have equal keys exactly when they hold the same position in that
+// sense, however they got there; the move counters do not count.
+//
+// A Key is exact, not a hash, so keys never collide, and it is comparable:
+// it can key a Go map. It takes 40 bytes.
+type Key struct {
+	// white holds the squares of White's pieces; the three type planes
+	// hold, per square, one bit each of the piece's PieceType (1..6, so
+	// an empty square is the one with no bit in any plane).
+	white      bitboard
+	t0, t1, t2 bitboard
+	// state packs the side to move (bit 0), the castling rooks of the
+	// first rank (bits 1-8) and of the eighth (bits 9-16), and the en
+	// passant file plus one (bits 17-20, 0 for none).
+	state uint32
+}
+
+// Key returns the key of the position on b.
+func (b *Board) Key() Key {
+	t := &b.byType
+	k := Key{
+		white: b.byColor[White],
+		t0:    t[Pawn] | t[Bishop] | t[Queen],
+		t1:    t[Knight] | t[Bishop] | t[King],
+		t2:    t[Rook] | t[Queen] | t[King],
+		state: uint32(b.turn) |
+			uint32(b.castling&rank1)<<1 |
+			uint32(b.castling>>56)<<9,
+	}
+	if b.ep != NoSquare && b.canCaptureEnPassant() {
+		k.state |= uint32(b.ep.File()+1) << 17
+	}
+	return k
+}
+
+// canCaptureEnPassant reports whether the side to move has a legal en
+// passant capture. Most double pushes leave no pawn beside the one that
+// moved, which the first test settles without generating moves.
+func (b *Board) canCaptureEnPassant() bool {
+	pawns := b.byType[Pawn] & b.byColor[b.turn]
+	if pawnAttacks[b.turn.Other()][b.ep]&pawns == 0 {
+		return false
+	}
+	var l moveList
+	b.enPassant(&l, b.king(b.turn), pawns, b.occupied())
+	return l.n > 0
+}
+
+// Turn returns the side to move in the keyed position.
+func (k Key) Turn() Color { return Color(k.state & 1) }
