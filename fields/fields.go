@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -79,12 +80,28 @@ func (v Value) String() string {
 	return ""
 }
 
-// formatNumber writes integers without a fraction, as tags have them.
-func formatNumber(f float64) string {
-	if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
-		return fmt.Sprint(int64(f))
+// Append appends the text of String to dst, without allocating when dst
+// has room: what a hot path keys or prints values by.
+func (v Value) Append(dst []byte) []byte {
+	switch v.Type {
+	case TypeNumber:
+		return appendNumber(dst, v.Num)
+	case TypeText, TypeDate:
+		return append(dst, v.Text...)
+	case TypeBool:
+		return strconv.AppendBool(dst, v.Bool)
 	}
-	return fmt.Sprint(f)
+	return dst
+}
+
+// formatNumber writes integers without a fraction, as tags have them.
+func formatNumber(f float64) string { return string(appendNumber(nil, f)) }
+
+func appendNumber(dst []byte, f float64) []byte {
+	if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
+		return strconv.AppendInt(dst, int64(f), 10)
+	}
+	return strconv.AppendFloat(dst, f, 'g', -1, 64)
 }
 
 func number(n int) Value      { return Value{Type: TypeNumber, Num: float64(n)} }
@@ -294,13 +311,14 @@ func Get(g *pgn.Game, c *startpos.Class, name string) Value {
 	return f.Value(g, c)
 }
 
-// Value returns the field's value for game g of class c. The class is
-// that of startpos.Classify; when c is nil and the field needs it, the
-// game is classified here.
 // integerFields are the derived fields that are whole numbers, by id.
 var integerFields = [...]func(*pgn.Game) (int, bool){
 	pliesID: Plies, eloID: Elo, minEloID: MinElo, eloDiffID: EloDiff, eloBandID: EloBand, yearID: Year,
 }
+
+// Value returns the field's value for game g of class c. The class is
+// that of startpos.Classify; when c is nil and the field needs it, the
+// game is classified here.
 
 func (f Field) Value(g *pgn.Game, c *startpos.Class) Value {
 	switch f.id {

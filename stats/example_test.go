@@ -41,8 +41,8 @@ func Example() {
 	}
 	fmt.Println(&s.Totals)
 	// Output:
-	// sp,fritz9,rank,games,white_wins,draws,black_wins,unfinished,white_score,draw_rate,score_low,score_high,avg_plies,avg_white_elo,avg_black_elo
-	// 518,359,RNBQKBNR,2,1,1,0,0,0.7500,0.5000,0.1979,0.9733,2.5,2600.0,
-	// 0,81,BBQNNRKR,1,0,0,1,0,0.0000,0.0000,0.0000,0.7935,2.0,,
+	// sp,fritz9,rank,games,white_wins,draws,black_wins,unfinished,white_score,draw_rate,score_low,score_high,avg_plies,avg_white_elo,avg_black_elo,rated_games,expected_score,score_vs_expected,vs_expected_low,vs_expected_high,p_value,significant
+	// 518,359,RNBQKBNR,2,1,1,0,0,0.7500,0.5000,0.1979,0.9733,2.5,2600.0,,0,,,,,,
+	// 0,81,BBQNNRKR,1,0,0,1,0,0.0000,0.0000,0.0000,0.7935,2.0,,,0,,,,,,
 	// 3 games, 3 identified (2 distinct SPs), 0 DFRC, 0 other start positions, 0 unknown, 0 warnings
 }

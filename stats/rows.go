@@ -11,8 +11,11 @@ import (
 
 // Columns are the names of the table's columns, in order, as CSV and JSON
 // write them.
+// Grouped rows have the group-by fields' columns before these.
 var Columns = []string{"sp", "fritz9", "rank", "games", "white_wins", "draws", "black_wins", "unfinished",
-	"white_score", "draw_rate", "score_low", "score_high", "avg_plies", "avg_white_elo", "avg_black_elo"}
+	"white_score", "draw_rate", "score_low", "score_high", "avg_plies", "avg_white_elo", "avg_black_elo",
+	"rated_games", "expected_score", "score_vs_expected", "vs_expected_low", "vs_expected_high",
+	"p_value", "significant"}
 
 // Order is the order of the rows.
 type Order uint8
@@ -24,11 +27,14 @@ const (
 	SortGames              // most games first
 	SortScore              // best score for White first
 	SortDraws              // highest draw rate first
+	SortVsExpected         // White's score most above the Elo expectation first
 )
 
-// ParseOrder reads an order's name: sp, games, score, draws.
+// ParseOrder reads an order's name: sp, games, score, draws, vs-expected.
 func ParseOrder(s string) (Order, error) {
 	switch s {
+	case "vs-expected":
+		return SortVsExpected, nil
 	case "sp", "":
 		return SortSP, nil
 	case "games":
@@ -38,15 +44,28 @@ func ParseOrder(s string) (Order, error) {
 	case "draws":
 		return SortDraws, nil
 	}
-	return 0, fmt.Errorf("unknown sort order %q (want sp, games, score or draws)", s)
+	return 0, fmt.Errorf("unknown sort order %q (want sp, games, score, draws or vs-expected)", s)
 }
 
 // Options choose the rows.
 type Options struct {
 	By       numbering.Scheme
-	Sort     Order
+	Sort     Order // within each group
 	MinGames int64 // leave out rows with fewer games
 	All      bool  // all 960 positions, zero counts included (MinGames still applies)
+	// FDR is the false discovery rate at which rows are flagged
+	// Significant; 0 means DefaultFDR.
+	FDR float64
+}
+
+// DefaultFDR is the false discovery rate of Options' zero value.
+const DefaultFDR = 0.05
+
+func (o *Options) fdr() float64 {
+	if o.FDR > 0 {
+		return o.FDR
+	}
+	return DefaultFDR
 }
 
 // Row is one line of the table: a start position, or a DFRC pair, with its
@@ -67,6 +86,27 @@ type Row struct {
 	AvgPlies             float64
 	AvgWhiteElo          float64
 	AvgBlackElo          float64
+
+	// Over the rated games (Counts.RatedGames): White's mean Elo
+	// expectation, and White's mean score minus it, with its 95%
+	// interval (normal, from the games' spread).
+	ExpectedScore                float64
+	ScoreVsExpected              float64
+	VsExpectedLow, VsExpectedHigh float64
+
+	// PValue is the two-sided p-value of the test of whether the row's
+	// games score differently from the other games of its table and
+	// group (see Test). Significant is its verdict after the
+	// Benjamini-Hochberg correction over all rows tested together.
+	PValue      float64
+	Significant bool
+	// Test is the test PValue comes from; NoTest when the row was not
+	// tested (fewer than MinTested games on either side).
+	Test Test
+
+	// Group holds the row's group values, one per group-by field, when
+	// the Stats are grouped.
+	Group []GroupValue
 }
 
 // Key returns the row's key as written: "518", or "W:B" for a DFRC pair,
@@ -131,6 +171,17 @@ func (r *Row) derive() {
 	if r.BlackEloGames > 0 {
 		r.AvgBlackElo = float64(r.BlackEloSum) / float64(r.BlackEloGames)
 	}
+	r.ExpectedScore, r.ScoreVsExpected, r.VsExpectedLow, r.VsExpectedHigh = nan, nan, nan, nan
+	r.PValue = nan
+	if n := float64(r.RatedGames); n > 0 {
+		r.ExpectedScore = float64(r.ExpectedSum) / Scale / n
+		mean, v := r.Counts.vsExpected()
+		r.ScoreVsExpected = mean
+		if n > 1 {
+			half := Z95 * math.Sqrt(v/n)
+			r.VsExpectedLow, r.VsExpectedHigh = mean-half, mean+half
+		}
+	}
 }
 
 func spRow(sp int, c *Counts) Row {
@@ -144,28 +195,72 @@ func spRow(sp int, c *Counts) Row {
 }
 
 // Rows returns the table of start positions: the positions with games, or
-// all 960 with opts.All, in the order opts asks for.
+// all 960 with opts.All, in the order opts asks for; grouped Stats give
+// each group's rows in turn, in the order of Groups. Each row is tested
+// against the other games of its group (testRows), and the verdicts are
+// corrected over all the rows returned together.
 func (s *Stats) Rows(opts Options) []Row {
-	rows := make([]Row, 0, numbering.Count)
-	for sp := range s.SP {
-		c := &s.SP[sp]
+	var rows []Row
+	if !s.grouped() {
+		rows = spRows(s.sp, nil, opts)
+	} else {
+		for _, g := range s.Groups() {
+			rows = append(rows, spRows(g.counts, g.Values, opts)...)
+		}
+	}
+	correct(rows, opts.fdr())
+	return rows
+}
+
+// counts returns the group's counts of a position, or nil.
+func (g *Group) counts(sp int) *Counts { return g.spm[sp] }
+
+// spRows returns the rows of one table of positions, tested and sorted.
+func spRows(counts func(sp int) *Counts, group []GroupValue, opts Options) []Row {
+	var total, zero Counts
+	rows := make([]Row, 0, 64)
+	for sp := range numbering.Count {
+		c := counts(sp)
+		if c == nil {
+			c = &zero
+		}
+		total.add(c)
 		if c.Games == 0 && !opts.All || c.Games < opts.MinGames {
 			continue
 		}
-		rows = append(rows, spRow(sp, c))
+		r := spRow(sp, c)
+		r.Group = group
+		rows = append(rows, r)
 	}
+	testRows(rows, &total)
 	sortRows(rows, opts)
 	return rows
 }
 
-// DFRCRows returns the table of DFRC pairs with games.
+// DFRCRows returns the table of DFRC pairs with games, group by group as
+// Rows does, each row tested against the other DFRC games of its group.
 func (s *Stats) DFRCRows(opts Options) []Row {
-	rows := make([]Row, 0, len(s.DFRC))
-	for p, c := range s.DFRC {
+	var rows []Row
+	if !s.grouped() {
+		rows = pairRows(s.DFRC, nil, opts)
+	} else {
+		for _, g := range s.Groups() {
+			rows = append(rows, pairRows(g.dfrc, g.Values, opts)...)
+		}
+	}
+	correct(rows, opts.fdr())
+	return rows
+}
+
+func pairRows(pairs map[Pair]*Counts, group []GroupValue, opts Options) []Row {
+	var total Counts
+	rows := make([]Row, 0, len(pairs))
+	for p, c := range pairs {
+		total.add(c)
 		if c.Games < opts.MinGames || c.Games == 0 {
 			continue
 		}
-		r := Row{SP: p.White, BlackSP: p.Black, DFRC: true, Counts: *c}
+		r := Row{SP: p.White, BlackSP: p.Black, DFRC: true, Counts: *c, Group: group}
 		r.Rank, _ = numbering.FromSP(p.White)
 		r.BlackRank, _ = numbering.FromSP(p.Black)
 		r.Fritz9, _ = numbering.SPToFritz9(p.White)
@@ -173,19 +268,40 @@ func (s *Stats) DFRCRows(opts Options) []Row {
 		r.derive()
 		rows = append(rows, r)
 	}
+	testRows(rows, &total)
 	sortRows(rows, opts)
 	return rows
 }
 
 // Overall returns White's score over all finished games from Chess960
 // start positions (not DFRC), with its interval: the pooled mean the chart
-// draws as a line.
+// draws as a line. Grouped Stats give the pool of all groups.
 func (s *Stats) Overall() Row {
 	var c Counts
 	for i := range s.SP {
 		c.add(&s.SP[i])
 	}
-	r := Row{SP: -1, Fritz9: -1, BlackSP: -1, BlackFritz9: -1, Counts: c}
+	for _, g := range s.groups {
+		for _, gc := range g.spm {
+			c.add(gc)
+		}
+	}
+	return overallRow(&c)
+}
+
+// Overall returns the group's pooled row, as Stats.Overall does.
+func (g *Group) Overall() Row {
+	var c Counts
+	for _, gc := range g.spm {
+		c.add(gc)
+	}
+	r := overallRow(&c)
+	r.Group = g.Values
+	return r
+}
+
+func overallRow(c *Counts) Row {
+	r := Row{SP: -1, Fritz9: -1, BlackSP: -1, BlackFritz9: -1, Counts: *c}
 	r.derive()
 	return r
 }
@@ -222,6 +338,8 @@ func sortRows(rows []Row, opts Options) {
 			return cmp.Or(desc(a.WhiteScore, b.WhiteScore), byKey(&a, &b))
 		case SortDraws:
 			return cmp.Or(desc(a.DrawRate, b.DrawRate), byKey(&a, &b))
+		case SortVsExpected:
+			return cmp.Or(desc(a.ScoreVsExpected, b.ScoreVsExpected), byKey(&a, &b))
 		}
 		return byKey(&a, &b)
 	})

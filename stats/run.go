@@ -34,12 +34,17 @@ func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts RunOptions) error {
 				// result counts nowhere.
 				it.Value.Counted, it.Value.Start = it.Selected, it.Class.Start
 				it.Problems = examine(it.Game, &it.Value, it.Problems)
+				if it.Selected && s.grouped() {
+					// The job writes no output: a game's output is
+					// its group key, which Emit reads from Item.Out.
+					out = s.GroupKey(out, it.Game, &it.Class)
+				}
 				return out
 			}
 		},
 		Emit: func(it *pipeline.Item[Game]) error {
-			s.count(&it.Value)
-			return nil
+			it.Value.Group = it.Out
+			return s.count(&it.Value)
 		},
 	}
 	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &s.Totals)

@@ -57,9 +57,15 @@ func TestFixtureCounts(t *testing.T) {
 	//   G5 no result at all: unfinished, 2 plies
 	//   G6 [Result "?"], marker 0-1 decides, 4 plies
 	//   G7 tag 1-0 wins over marker 0-1, 1 ply;  G8 1/2, PlyCount "many": 3 plies
+	// Only G1 (and G11 below) is rated: finished, with both ratings. By
+	// the Elo formula White, 100 points above Black, expects
+	// 1/(1+10^(-1/4)) = 0.640065 and scored 1.
+	e := 1 / (1 + math.Pow(10, -100.0/400))
+	scaled := func(x float64) int64 { return int64(math.Round(x * 1e9)) }
 	want518 := Counts{Games: 8, WhiteWins: 2, Draws: 2, BlackWins: 2, Unfinished: 2,
 		Plies:       41 + 6 + 3 + 1 + 2 + 4 + 1 + 3,
-		WhiteEloSum: 2500 + 2450, WhiteEloGames: 2, BlackEloSum: 2400 + 2600, BlackEloGames: 2}
+		WhiteEloSum: 2500 + 2450, WhiteEloGames: 2, BlackEloSum: 2400 + 2600, BlackEloGames: 2,
+		RatedGames: 1, RatedHalfPoints: 2, ExpectedSum: scaled(e), DiffSqSum: scaled((1 - e) * (1 - e))}
 	if s.SP[518] != want518 {
 		t.Errorf("SP 518:\n got %+v\nwant %+v", s.SP[518], want518)
 	}
@@ -70,7 +76,9 @@ func TestFixtureCounts(t *testing.T) {
 		t.Errorf("SP 0:\n got %+v\nwant %+v", s.SP[0], want0)
 	}
 	// DFRC 0:518: G11 0-1 PlyCount 60 Elo 3000/3100; G12 1/2, 3 plies.
-	wantPair := Counts{Games: 2, Draws: 1, BlackWins: 1, Plies: 63, WhiteEloSum: 3000, WhiteEloGames: 1, BlackEloSum: 3100, BlackEloGames: 1}
+	// G11: White, 100 below, expects 1 - 0.640065 and scored 0.
+	wantPair := Counts{Games: 2, Draws: 1, BlackWins: 1, Plies: 63, WhiteEloSum: 3000, WhiteEloGames: 1, BlackEloSum: 3100, BlackEloGames: 1,
+		RatedGames: 1, ExpectedSum: scaled(1 - e), DiffSqSum: scaled((1 - e) * (1 - e))}
 	if c := s.DFRC[Pair{0, 518}]; c == nil || *c != wantPair || len(s.DFRC) != 1 {
 		t.Errorf("DFRC: got %v, want only 0:518 = %+v", s.DFRC, wantPair)
 	}
@@ -324,7 +332,8 @@ func TestGolden(t *testing.T) {
 
 func TestCSVHeader(t *testing.T) {
 	got := strings.SplitN(render(t, new(Stats), Options{}, (*Report).WriteCSV), "\n", 2)[0]
-	want := "sp,fritz9,rank,games,white_wins,draws,black_wins,unfinished,white_score,draw_rate,score_low,score_high,avg_plies,avg_white_elo,avg_black_elo"
+	want := "sp,fritz9,rank,games,white_wins,draws,black_wins,unfinished,white_score,draw_rate,score_low,score_high,avg_plies,avg_white_elo,avg_black_elo," +
+		"rated_games,expected_score,score_vs_expected,vs_expected_low,vs_expected_high,p_value,significant"
 	if got != want {
 		t.Errorf("CSV header\n got %s\nwant %s", got, want)
 	}

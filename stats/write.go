@@ -24,9 +24,15 @@ type Report struct {
 	WithDFRC bool
 }
 
-// Cells returns the row's columns as text, in the order of Columns, as
-// every text format writes them. Empty strings stand for values that
-// cannot be derived.
+// Header returns the names of the columns: the group-by fields, then
+// Columns.
+func (rep *Report) Header() []string {
+	return append(rep.Stats.GroupBy(), Columns...)
+}
+
+// Cells returns the row's columns as text, its group values then those of
+// Columns, as every text format writes them. Empty strings stand for
+// values that cannot be derived, and for missing group values.
 func (r *Row) Cells() []string {
 	key := func(w, b int) string {
 		if r.DFRC {
@@ -39,12 +45,36 @@ func (r *Row) Cells() []string {
 		rank += ":" + r.BlackRank.Black()
 	}
 	i := func(n int64) string { return strconv.FormatInt(n, 10) }
-	return []string{
+	cells := make([]string, 0, len(r.Group)+len(Columns))
+	for _, v := range r.Group {
+		cells = append(cells, v.String())
+	}
+	return append(cells,
 		key(r.SP, r.BlackSP), key(r.Fritz9, r.BlackFritz9), rank,
 		i(r.Games), i(r.WhiteWins), i(r.Draws), i(r.BlackWins), i(r.Unfinished),
 		fixed(r.WhiteScore, 4), fixed(r.DrawRate, 4), fixed(r.ScoreLow, 4), fixed(r.ScoreHigh, 4),
 		fixed(r.AvgPlies, 1), fixed(r.AvgWhiteElo, 1), fixed(r.AvgBlackElo, 1),
+		i(r.RatedGames), fixed(r.ExpectedScore, 4), fixed(r.ScoreVsExpected, 4),
+		fixed(r.VsExpectedLow, 4), fixed(r.VsExpectedHigh, 4),
+		pValue(r.PValue), verdict(r),
+	)
+}
+
+// pValue writes a p-value with four significant digits, which keeps the
+// size of very small ones: 0.0312, 2.113e-09.
+func pValue(p float64) string {
+	if math.IsNaN(p) {
+		return ""
 	}
+	return strconv.FormatFloat(p, 'g', 4, 64)
+}
+
+// verdict writes Significant, or "" for a row not tested.
+func verdict(r *Row) string {
+	if r.Test == NoTest {
+		return ""
+	}
+	return strconv.FormatBool(r.Significant)
 }
 
 // fixed formats x with prec decimals, or "" for NaN.
@@ -71,8 +101,9 @@ func rounded(x float64, prec int) *float64 {
 // "W:B" pairs in the sp, fritz9 and rank columns.
 func (rep *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
+	header := rep.Header()
 	write := func(rows []Row) error {
-		if err := cw.Write(Columns); err != nil {
+		if err := cw.Write(header); err != nil {
 			return err
 		}
 		for i := range rows {
@@ -101,10 +132,12 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 // a second one under a heading.
 func (rep *Report) WriteMarkdown(w io.Writer) error {
 	var b bytes.Buffer
+	header := rep.Header()
+	keys := len(header) - len(Columns) + 3 // group columns, sp, fritz9, rank
 	write := func(rows []Row) {
-		b.WriteString("| " + strings.Join(Columns, " | ") + " |\n|")
-		for i := range Columns {
-			if i < 3 {
+		b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
+		for i := range header {
+			if i < keys {
 				b.WriteString(" --- |")
 			} else {
 				b.WriteString(" ---: |")
@@ -147,16 +180,65 @@ type jsonRow struct {
 	AvgWhiteElo *float64 `json:"avg_white_elo"`
 	AvgBlackElo *float64 `json:"avg_black_elo"`
 
-	SumPlies      int64 `json:"sum_plies"`
-	WhiteEloSum   int64 `json:"white_elo_sum"`
-	WhiteEloGames int64 `json:"white_elo_games"`
-	BlackEloSum   int64 `json:"black_elo_sum"`
-	BlackEloGames int64 `json:"black_elo_games"`
+	RatedGames      int64    `json:"rated_games"`
+	ExpectedScore   *float64 `json:"expected_score"`
+	ScoreVsExpected *float64 `json:"score_vs_expected"`
+	VsExpectedLow   *float64 `json:"vs_expected_low"`
+	VsExpectedHigh  *float64 `json:"vs_expected_high"`
+	PValue          *float64 `json:"p_value"`
+	Significant     *bool    `json:"significant"`
+
+	SumPlies      int64   `json:"sum_plies"`
+	WhiteEloSum   int64   `json:"white_elo_sum"`
+	WhiteEloGames int64   `json:"white_elo_games"`
+	BlackEloSum   int64   `json:"black_elo_sum"`
+	BlackEloGames int64   `json:"black_elo_games"`
+	RatedHalf     int64   `json:"rated_half_points"`
+	ExpectedSum   int64   `json:"expected_sum_e9"` // in units of 1/Scale
+	DiffSqSum     int64   `json:"diff_sq_sum_e9"`
+
+	// group and its names are written before the other keys.
+	group []GroupValue
+	names []string
+}
+
+// MarshalJSON writes the group values first, as numbers, strings or null,
+// keyed by their fields' names, then the columns.
+func (j jsonRow) MarshalJSON() ([]byte, error) {
+	type plain jsonRow // without this method
+	body, err := json.Marshal(plain(j))
+	if err != nil || len(j.group) == 0 {
+		return body, err
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, v := range j.group {
+		name, _ := json.Marshal(j.names[i])
+		b.Write(name)
+		b.WriteByte(':')
+		switch {
+		case v.Missing:
+			b.WriteString("null")
+		case v.Number:
+			b.WriteString(v.String())
+		default:
+			text, _ := json.Marshal(v.Text)
+			b.Write(text)
+		}
+		b.WriteByte(',')
+	}
+	b.Write(body[1:])
+	return b.Bytes(), nil
 }
 
 type jsonTotals struct {
 	startpos.Tally
 	Positions int `json:"positions"` // start positions with at least one game
+	// The verdicts of the tests of the rows: how many were tested, and
+	// how many differ from the rest at the false discovery rate FDR.
+	Tested      int     `json:"tested"`
+	Significant int     `json:"significant"`
+	FDR         float64 `json:"fdr"`
 }
 
 type jsonDoc struct {
@@ -164,12 +246,13 @@ type jsonDoc struct {
 	DFRC   []jsonRow  `json:"dfrc,omitempty"`
 	Totals jsonTotals `json:"totals"`
 	// What merging needs to know: whether rows were left out.
-	Format    string `json:"format"`
-	MinGames  int64  `json:"min_games"`
-	DFRCTable bool   `json:"dfrc_table"`
+	Format    string   `json:"format"`
+	MinGames  int64    `json:"min_games"`
+	DFRCTable bool     `json:"dfrc_table"`
+	GroupBy   []string `json:"group_by,omitempty"`
 }
 
-func toJSON(r *Row) jsonRow {
+func toJSON(r *Row, names []string) jsonRow {
 	j := jsonRow{
 		Rank:  r.Rank.String(),
 		Games: r.Games, WhiteWins: r.WhiteWins, Draws: r.Draws, BlackWins: r.BlackWins, Unfinished: r.Unfinished,
@@ -178,6 +261,18 @@ func toJSON(r *Row) jsonRow {
 		AvgPlies: rounded(r.AvgPlies, 1), AvgWhiteElo: rounded(r.AvgWhiteElo, 1), AvgBlackElo: rounded(r.AvgBlackElo, 1),
 		SumPlies: r.Plies, WhiteEloSum: r.WhiteEloSum, WhiteEloGames: r.WhiteEloGames,
 		BlackEloSum: r.BlackEloSum, BlackEloGames: r.BlackEloGames,
+		RatedGames: r.RatedGames, ExpectedScore: rounded(r.ExpectedScore, 4), ScoreVsExpected: rounded(r.ScoreVsExpected, 4),
+		VsExpectedLow: rounded(r.VsExpectedLow, 4), VsExpectedHigh: rounded(r.VsExpectedHigh, 4),
+		RatedHalf: r.RatedHalfPoints, ExpectedSum: r.ExpectedSum, DiffSqSum: r.DiffSqSum,
+		group: r.Group, names: names,
+	}
+	if !math.IsNaN(r.PValue) {
+		p := r.PValue
+		j.PValue = &p
+	}
+	if r.Test != NoTest {
+		sig := r.Significant
+		j.Significant = &sig
 	}
 	if r.DFRC {
 		j.SP = Pair{r.SP, r.BlackSP}.String()
@@ -193,20 +288,25 @@ func toJSON(r *Row) jsonRow {
 // "totals": {...}, ...}. Rows carry the raw sums beside the averages, so
 // that ReadJSON and Merge can add documents up exactly.
 func (rep *Report) WriteJSON(w io.Writer) error {
+	names := rep.Stats.GroupBy()
+	rows := rep.Stats.Rows(rep.Options)
+	sig, tested := Significance(rows)
 	doc := jsonDoc{
-		Rows:      []jsonRow{},
-		Totals:    jsonTotals{Tally: rep.Stats.Totals, Positions: rep.Stats.Positions()},
+		Rows: []jsonRow{},
+		Totals: jsonTotals{Tally: rep.Stats.Totals, Positions: rep.Stats.Positions(),
+			Tested: tested, Significant: sig, FDR: rep.Options.fdr()},
 		Format:    jsonFormat,
 		MinGames:  rep.Options.MinGames,
 		DFRCTable: rep.WithDFRC,
+		GroupBy:   names,
 	}
-	for _, r := range rep.Stats.Rows(rep.Options) {
-		doc.Rows = append(doc.Rows, toJSON(&r))
+	for _, r := range rows {
+		doc.Rows = append(doc.Rows, toJSON(&r, names))
 	}
 	if rep.WithDFRC {
 		doc.DFRC = []jsonRow{}
 		for _, r := range rep.Stats.DFRCRows(rep.Options) {
-			doc.DFRC = append(doc.DFRC, toJSON(&r))
+			doc.DFRC = append(doc.DFRC, toJSON(&r, names))
 		}
 	}
 	enc := json.NewEncoder(w)
@@ -235,16 +335,20 @@ type Merged struct {
 // ReadJSON reads a document written by WriteJSON and adds its counts to s.
 // A document written with a minimum number of games is refused, since the
 // rows it left out cannot be added back, and so is one with two rows for
-// one position or DFRC pair, which WriteJSON never writes: adding both
-// would count games twice. On error s is unchanged.
+// one position or DFRC pair of a group, which WriteJSON never writes:
+// adding both would count games twice. Grouped documents keep their
+// groups apart; empty Stats take the grouping of the first document, and
+// a document grouped otherwise than s is refused (ErrGroupBy). On error
+// s is unchanged.
 func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	var doc struct {
-		Rows   []readRow  `json:"rows"`
-		DFRC   []readRow  `json:"dfrc"`
-		Totals jsonTotals `json:"totals"`
-		Format string     `json:"format"`
-		Min    int64      `json:"min_games"`
-		Table  bool       `json:"dfrc_table"`
+		Rows    []readRow  `json:"rows"`
+		DFRC    []readRow  `json:"dfrc"`
+		Totals  jsonTotals `json:"totals"`
+		Format  string     `json:"format"`
+		Min     int64      `json:"min_games"`
+		Table   bool       `json:"dfrc_table"`
+		GroupBy []string   `json:"group_by"`
 	}
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&doc); err != nil {
@@ -256,55 +360,128 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	if doc.Min > 1 {
 		return Merged{}, fmt.Errorf("%w (at least %d games a row)", ErrFiltered, doc.Min)
 	}
+	var part Stats
+	if err := part.SetGroupBy(doc.GroupBy); err != nil {
+		return Merged{}, fmt.Errorf("%w: group_by: %w", ErrNotStats, err)
+	}
 	// The document's totals hold no SPs: Distinct comes from the rows.
-	part := Stats{Totals: doc.Totals.Tally}
-	var rowOf [numbering.Count]int // the row of each SP, from 1
+	part.Totals = doc.Totals.Tally
+	type rowKey struct {
+		group string
+		pair  Pair
+	}
+	seen := make(map[rowKey]int)
 	for i := range doc.Rows {
 		row := &doc.Rows[i]
 		sp, err := strconv.Atoi(string(row.SP))
-		if err != nil || sp < 0 || sp >= len(part.SP) {
+		if err != nil || sp < 0 || sp >= numbering.Count {
 			return Merged{}, fmt.Errorf("%w: row %d has sp %s", ErrNotStats, i+1, row.SP)
 		}
 		if err := row.check(); err != nil {
 			return Merged{}, fmt.Errorf("row %d (sp %d): %w", i+1, sp, err)
 		}
-		if rowOf[sp] != 0 {
-			return Merged{}, fmt.Errorf("%w: sp %d, in rows %d and %d", ErrDuplicated, sp, rowOf[sp], i+1)
+		cells, key, err := part.rowCells(row, doc.GroupBy)
+		if err != nil {
+			return Merged{}, fmt.Errorf("row %d (sp %d): %w", i+1, sp, err)
 		}
-		rowOf[sp] = i + 1
-		part.SP[sp] = row.Counts
+		k := rowKey{key, Pair{sp, sp}}
+		if first := seen[k]; first != 0 {
+			return Merged{}, fmt.Errorf("%w: sp %d, in rows %d and %d", ErrDuplicated, sp, first, i+1)
+		}
+		seen[k] = i + 1
+		*cells.sp(sp) = row.Counts
 		if row.Games > 0 {
 			part.Totals.Mark(sp)
 		}
 	}
-	pairRow := make(map[Pair]int, len(doc.DFRC))
 	for i := range doc.DFRC {
 		row := &doc.DFRC[i]
 		var p Pair
-		var key string
-		if err := json.Unmarshal(row.SP, &key); err != nil {
+		var name string
+		if err := json.Unmarshal(row.SP, &name); err != nil {
 			return Merged{}, fmt.Errorf("%w: DFRC row %d has sp %s", ErrNotStats, i+1, row.SP)
 		}
-		if _, err := fmt.Sscanf(key, "%d:%d", &p.White, &p.Black); err != nil || p.White < 0 || p.White >= 960 || p.Black < 0 || p.Black >= 960 {
-			return Merged{}, fmt.Errorf("%w: DFRC row %d has sp %q", ErrNotStats, i+1, key)
+		if _, err := fmt.Sscanf(name, "%d:%d", &p.White, &p.Black); err != nil || p.White < 0 || p.White >= 960 || p.Black < 0 || p.Black >= 960 {
+			return Merged{}, fmt.Errorf("%w: DFRC row %d has sp %q", ErrNotStats, i+1, name)
 		}
 		if err := row.check(); err != nil {
-			return Merged{}, fmt.Errorf("DFRC row %d (%s): %w", i+1, key, err)
+			return Merged{}, fmt.Errorf("DFRC row %d (%s): %w", i+1, name, err)
 		}
-		if first := pairRow[p]; first != 0 {
+		cells, key, err := part.rowCells(row, doc.GroupBy)
+		if err != nil {
+			return Merged{}, fmt.Errorf("DFRC row %d (%s): %w", i+1, name, err)
+		}
+		k := rowKey{"dfrc" + key, p}
+		if first := seen[k]; first != 0 {
 			return Merged{}, fmt.Errorf("%w: DFRC pair %s, in DFRC rows %d and %d", ErrDuplicated, p, first, i+1)
 		}
-		pairRow[p] = i + 1
-		*part.pair(p) = row.Counts
+		seen[k] = i + 1
+		*cells.pair(p) = row.Counts
 	}
-	s.Merge(&part)
+	if !s.grouped() && s.empty() {
+		s.grouping = grouping{}
+		if err := s.SetGroupBy(doc.GroupBy); err != nil {
+			return Merged{}, err
+		}
+	}
+	if err := s.Merge(&part); err != nil {
+		return Merged{}, err
+	}
 	return Merged{DFRCTable: doc.Table || doc.Totals.DFRC == 0}, nil
+}
+
+// empty reports whether s has counted nothing yet.
+func (s *Stats) empty() bool {
+	return s.Totals == (startpos.Tally{}) && len(s.groups) == 0
+}
+
+// rowCells returns where a row read back is counted: s itself, or the
+// group of the row's values, with the group's key.
+func (s *Stats) rowCells(row *readRow, names []string) (cells, string, error) {
+	if len(names) == 0 {
+		return s, "", nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(row.raw, &obj); err != nil {
+		return nil, "", fmt.Errorf("%w: %w", ErrNotStats, err)
+	}
+	values := make([]GroupValue, len(names))
+	for i, name := range names {
+		raw, ok := obj[name]
+		if !ok {
+			return nil, "", fmt.Errorf("%w: no value of the group field %s", ErrNotStats, name)
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, "", fmt.Errorf("%w: %s: %w", ErrNotStats, name, err)
+		}
+		switch x := v.(type) {
+		case nil:
+			values[i] = GroupValue{Missing: true}
+		case float64:
+			values[i] = GroupValue{Number: true, Num: x}
+		case string:
+			values[i] = GroupValue{Text: x}
+		default:
+			return nil, "", fmt.Errorf("%w: %s is neither a number, a string nor null", ErrNotStats, name)
+		}
+	}
+	key := encodeKey(values)
+	if g := s.groups[key]; g != nil {
+		return g, key, nil
+	}
+	g, err := s.addGroup(key, values)
+	if err != nil {
+		return nil, "", err
+	}
+	return g, key, nil
 }
 
 // readRow is a jsonRow as read back: only the raw counts matter.
 type readRow struct {
 	SP json.RawMessage `json:"sp"`
 	Counts
+	raw []byte // the row's JSON, for its group values
 }
 
 // UnmarshalJSON reads the counts from their JSON names.
@@ -321,16 +498,22 @@ func (r *readRow) UnmarshalJSON(b []byte) error {
 		WhiteEloGames int64           `json:"white_elo_games"`
 		BlackEloSum   int64           `json:"black_elo_sum"`
 		BlackEloGames int64           `json:"black_elo_games"`
+		RatedGames    int64           `json:"rated_games"`
+		RatedHalf     int64           `json:"rated_half_points"`
+		ExpectedSum   int64           `json:"expected_sum_e9"`
+		DiffSqSum     int64           `json:"diff_sq_sum_e9"`
 	}
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
+	r.raw = append(r.raw[:0], b...)
 	if j.SumPlies == nil {
 		return fmt.Errorf("%w: a row has no sum_plies", ErrNotStats)
 	}
 	r.SP = j.SP
 	r.Counts = Counts{Games: j.Games, WhiteWins: j.WhiteWins, Draws: j.Draws, BlackWins: j.BlackWins, Unfinished: j.Unfinished,
-		Plies: *j.SumPlies, WhiteEloSum: j.WhiteEloSum, WhiteEloGames: j.WhiteEloGames, BlackEloSum: j.BlackEloSum, BlackEloGames: j.BlackEloGames}
+		Plies: *j.SumPlies, WhiteEloSum: j.WhiteEloSum, WhiteEloGames: j.WhiteEloGames, BlackEloSum: j.BlackEloSum, BlackEloGames: j.BlackEloGames,
+		RatedGames: j.RatedGames, RatedHalfPoints: j.RatedHalf, ExpectedSum: j.ExpectedSum, DiffSqSum: j.DiffSqSum}
 	return nil
 }
 
@@ -343,6 +526,11 @@ func (r *readRow) check() error {
 	}
 	if c.WhiteWins+c.Draws+c.BlackWins+c.Unfinished != c.Games {
 		return fmt.Errorf("%w: white_wins + draws + black_wins + unfinished is not games", ErrNotStats)
+	}
+	if c.RatedGames < 0 || c.RatedGames > c.WhiteWins+c.Draws+c.BlackWins ||
+		c.RatedHalfPoints < 0 || c.RatedHalfPoints > 2*c.RatedGames ||
+		c.ExpectedSum < 0 || c.ExpectedSum > c.RatedGames*Scale || c.DiffSqSum < 0 || c.DiffSqSum > c.RatedGames*Scale {
+		return fmt.Errorf("%w: impossible sums of rated games", ErrNotStats)
 	}
 	return nil
 }

@@ -252,7 +252,7 @@ func TestStatsImplausibleValues(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if want := "518,359,RNBQKBNR,2,2,0,0,0,1.0000,0.0000,0.3424,1.0000,1.5,2000.0,\n"; !strings.HasSuffix(out, want) {
+	if want := "518,359,RNBQKBNR,2,2,0,0,0,1.0000,0.0000,0.3424,1.0000,1.5,2000.0,,0,,,,,,\n"; !strings.HasSuffix(out, want) {
 		t.Errorf("stdout:\n%s\nwant the row %s", out, want)
 	}
 	for _, w := range []string{

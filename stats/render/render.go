@@ -89,15 +89,17 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 		if title != "" {
 			t.SetTitle(title)
 		}
-		header := make(table.Row, len(stats.Columns))
-		for i, c := range stats.Columns {
+		names := rep.Header()
+		groups := len(names) - len(stats.Columns)
+		header := make(table.Row, len(names))
+		for i, c := range names {
 			header[i] = c
 		}
 		t.AppendHeader(header)
-		cfg := make([]table.ColumnConfig, len(stats.Columns))
-		for i := range stats.Columns {
+		cfg := make([]table.ColumnConfig, len(names))
+		for i := range names {
 			cfg[i] = table.ColumnConfig{Number: i + 1, Align: text.AlignRight, AlignHeader: text.AlignRight}
-			if i == 2 {
+			if i < groups || i == groups+2 { // the group values and the rank are text
 				cfg[i].Align, cfg[i].AlignHeader = text.AlignLeft, text.AlignLeft
 			}
 		}

@@ -1,0 +1,182 @@
+package stats
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Test is the statistical test that gave a row its p-value.
+type Test uint8
+
+// The tests. Each compares the mean of a per-game quantity over the row's
+// games with its mean over the other games of the same table (the SP table
+// or the DFRC table) and group, by Welch's two-sample z statistic
+//
+//	z = (m₁ − m₂) / √(s₁²/n₁ + s₂²/n₂)
+//
+// with the sample variances of the games, and the two-sided p-value
+// p = erfc(|z|/√2) of the normal distribution. Using the games' own
+// spread, instead of a binomial one, keeps draws (worth one half) right.
+const (
+	NoTest Test = iota
+	// ScoreTest compares White's score: 1, ½ or 0 a finished game.
+	ScoreTest
+	// VsExpectedTest compares White's score minus White's Elo
+	// expectation, over the rated games: the score corrected for the
+	// players' strength. It is used for a table when at least RatedShare
+	// of its finished games are rated.
+	VsExpectedTest
+)
+
+var testNames = [...]string{NoTest: "", ScoreTest: "score", VsExpectedTest: "score_vs_expected"}
+
+// String returns the test's name: "score", "score_vs_expected", or "" for
+// NoTest.
+func (t Test) String() string {
+	if int(t) < len(testNames) {
+		return testNames[t]
+	}
+	return ""
+}
+
+// MinTested is the fewest games (finished, or rated for VsExpectedTest) a
+// row and the rest of its table must each have for the row to be tested:
+// below it the normal approximation of the test is too rough to trust.
+const MinTested = 10
+
+// RatedShare is the share of a table's finished games that must be rated
+// (both ratings known) for its rows to be tested on the score versus the
+// Elo expectation rather than on the raw score.
+const RatedShare = 0.9
+
+// scoreMoments returns the number of finished games, White's mean score
+// and its sample variance over them.
+func (c *Counts) scoreMoments() (n, mean, variance float64) {
+	n = float64(c.WhiteWins + c.Draws + c.BlackWins)
+	if n == 0 {
+		return 0, math.NaN(), math.NaN()
+	}
+	mean = (float64(c.WhiteWins) + float64(c.Draws)/2) / n
+	squares := (float64(c.WhiteWins) + float64(c.Draws)/4) / n
+	return n, mean, sampleVariance(n, mean, squares)
+}
+
+// vsExpected returns the mean of score minus expectation over the rated
+// games and its sample variance.
+func (c *Counts) vsExpected() (mean, variance float64) {
+	n := float64(c.RatedGames)
+	if n == 0 {
+		return math.NaN(), math.NaN()
+	}
+	mean = (float64(c.RatedHalfPoints)/2 - float64(c.ExpectedSum)/Scale) / n
+	return mean, sampleVariance(n, mean, float64(c.DiffSqSum)/Scale/n)
+}
+
+// sampleVariance is the unbiased variance of n values of the given mean
+// and mean square; NaN for fewer than two values.
+func sampleVariance(n, mean, squares float64) float64 {
+	if n < 2 {
+		return math.NaN()
+	}
+	return max(0, squares-mean*mean) * n / (n - 1)
+}
+
+func (c *Counts) sub(o *Counts) {
+	c.Games -= o.Games
+	c.WhiteWins -= o.WhiteWins
+	c.Draws -= o.Draws
+	c.BlackWins -= o.BlackWins
+	c.Unfinished -= o.Unfinished
+	c.Plies -= o.Plies
+	c.WhiteEloSum -= o.WhiteEloSum
+	c.WhiteEloGames -= o.WhiteEloGames
+	c.BlackEloSum -= o.BlackEloSum
+	c.BlackEloGames -= o.BlackEloGames
+	c.RatedGames -= o.RatedGames
+	c.RatedHalfPoints -= o.RatedHalfPoints
+	c.ExpectedSum -= o.ExpectedSum
+	c.DiffSqSum -= o.DiffSqSum
+}
+
+// testRows gives each row its p-value against the other games of total,
+// the counts of the whole table the rows come from.
+func testRows(rows []Row, total *Counts) {
+	test := ScoreTest
+	if finished := total.WhiteWins + total.Draws + total.BlackWins; total.RatedGames > 0 && float64(total.RatedGames) >= RatedShare*float64(finished) {
+		test = VsExpectedTest
+	}
+	for i := range rows {
+		r := &rows[i]
+		rest := *total
+		rest.sub(&r.Counts)
+		var n1, m1, v1, n2, m2, v2 float64
+		if test == ScoreTest {
+			n1, m1, v1 = r.Counts.scoreMoments()
+			n2, m2, v2 = rest.scoreMoments()
+		} else {
+			n1, n2 = float64(r.RatedGames), float64(rest.RatedGames)
+			m1, v1 = r.Counts.vsExpected()
+			m2, v2 = rest.vsExpected()
+		}
+		if n1 < MinTested || n2 < MinTested {
+			r.Test, r.PValue = NoTest, math.NaN()
+			continue
+		}
+		r.Test, r.PValue = test, welch(n1, m1, v1, n2, m2, v2)
+	}
+}
+
+// welch returns the two-sided p-value of the difference of two means.
+func welch(n1, m1, v1, n2, m2, v2 float64) float64 {
+	se := math.Sqrt(v1/n1 + v2/n2)
+	if se == 0 {
+		// Both sides without spread: the means are equal or certainly not.
+		if m1 == m2 {
+			return 1
+		}
+		return 0
+	}
+	z := (m1 - m2) / se
+	return math.Erfc(math.Abs(z) / math.Sqrt2)
+}
+
+// correct flags the rows whose p-values stay significant at false
+// discovery rate q by the Benjamini-Hochberg procedure over all tested
+// rows: with the m p-values in ascending order p(1) ≤ … ≤ p(m), the rows
+// of p(1) … p(k) are significant, k the largest rank with
+// p(k) ≤ k·q/m.
+func correct(rows []Row, q float64) {
+	var tested []int
+	for i := range rows {
+		rows[i].Significant = false
+		if rows[i].Test != NoTest {
+			tested = append(tested, i)
+		}
+	}
+	slices.SortStableFunc(tested, func(a, b int) int { return cmp.Compare(rows[a].PValue, rows[b].PValue) })
+	m := float64(len(tested))
+	k := 0
+	for i := len(tested) - 1; i >= 0; i-- {
+		if rows[tested[i]].PValue <= float64(i+1)/m*q {
+			k = i + 1
+			break
+		}
+	}
+	for _, i := range tested[:k] {
+		rows[i].Significant = true
+	}
+}
+
+// Significance counts the rows flagged significant and the rows tested.
+func Significance(rows []Row) (significant, tested int) {
+	for i := range rows {
+		if rows[i].Test != NoTest {
+			tested++
+			if rows[i].Significant {
+				significant++
+			}
+		}
+	}
+	return significant, tested
+}
