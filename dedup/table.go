@@ -1,0 +1,124 @@
+package dedup
+
+import "math/bits"
+
+// The low bits of an entry's first word are flags, not hash: a bit per
+// result seen (1 << result code) and the covered bit. The 122 bits left
+// are the key.
+const (
+	flagBits = 6
+	flagMask = 1<<flagBits - 1
+	covered  = 1 << 5
+)
+
+// shards splits the table so that growing moves one shard at a time: the
+// table never holds an old and a new copy of all its entries at once.
+const shards = 256
+
+// maxLoad and growth keep each shard between 64 % and 80 % full once it
+// has grown: 20 to 25 bytes per key. Linear probing stays short at 80 %.
+const (
+	maxLoadNum, maxLoadDen = 4, 5
+	growNum, growDen       = 5, 4
+	firstSize              = 16
+)
+
+// table is a set of 128-bit keys with flags, in open addressing with
+// linear probing: 16 bytes per slot, nothing else per key.
+type table struct {
+	shard [shards]shard
+	keys  int64
+}
+
+type shard struct {
+	slots [][2]uint64
+	n     int
+}
+
+// norm clears the flag bits of a key and makes it non-zero: the zero
+// slot is the empty one.
+func norm(k [2]uint64) [2]uint64 {
+	k[0] &^= flagMask
+	if k[0] == 0 && k[1] == 0 {
+		k[1] = 1
+	}
+	return k
+}
+
+func (s *shard) home(k [2]uint64) int {
+	hi, _ := bits.Mul64(k[0], uint64(len(s.slots)))
+	return int(hi)
+}
+
+// find returns the entry of k, or nil. k must be normalized.
+func (t *table) find(k [2]uint64) *[2]uint64 {
+	s := &t.shard[k[1]>>56]
+	if len(s.slots) == 0 {
+		return nil
+	}
+	for i := s.home(k); ; {
+		e := &s.slots[i]
+		if e[1] == k[1] && e[0]&^flagMask == k[0] {
+			return e
+		}
+		if e[0] == 0 && e[1] == 0 {
+			return nil
+		}
+		if i++; i == len(s.slots) {
+			i = 0
+		}
+	}
+}
+
+// insert returns the entry of k, adding it with no flags when absent. k
+// must be normalized.
+func (t *table) insert(k [2]uint64) *[2]uint64 {
+	s := &t.shard[k[1]>>56]
+	if (s.n+1)*maxLoadDen > len(s.slots)*maxLoadNum {
+		s.grow()
+	}
+	for i := s.home(k); ; {
+		e := &s.slots[i]
+		if e[1] == k[1] && e[0]&^flagMask == k[0] {
+			return e
+		}
+		if e[0] == 0 && e[1] == 0 {
+			*e = k
+			s.n++
+			t.keys++
+			return e
+		}
+		if i++; i == len(s.slots) {
+			i = 0
+		}
+	}
+}
+
+func (s *shard) grow() {
+	size := max(len(s.slots)*growNum/growDen, firstSize)
+	old := s.slots
+	s.slots = make([][2]uint64, size)
+	for _, e := range old {
+		if e[0] == 0 && e[1] == 0 {
+			continue
+		}
+		for i := s.home(norm(e)); ; {
+			if f := &s.slots[i]; f[0] == 0 && f[1] == 0 {
+				*f = e
+				break
+			}
+			if i++; i == len(s.slots) {
+				i = 0
+			}
+		}
+	}
+}
+
+// bytes is the memory the table holds.
+func (t *table) bytes() int64 {
+	var n int64
+	for i := range t.shard {
+		n += int64(len(t.shard[i].slots)) * 16
+	}
+	return n
+}
