@@ -168,6 +168,7 @@ func commands() []*cli.Command {
 		filterCommand(),
 		splitCommand(),
 		validateCommand(),
+		exportCommand(),
 	}
 }
 

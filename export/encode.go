@@ -1,0 +1,234 @@
+package export
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// utf8Text returns s as UTF-8: s itself when it is, else s with every
+// byte that is not part of a UTF-8 sequence read as Latin-1, the encoding
+// of old archives, appended to scratch. Text formats and Parquet's
+// strings must be UTF-8, and Latin-1 keeps "Müller" readable where a
+// replacement character would not.
+func utf8Text(scratch *[]byte, s []byte) []byte {
+	if utf8.Valid(s) {
+		return s
+	}
+	b := (*scratch)[:0]
+	for len(s) > 0 {
+		r, n := utf8.DecodeRune(s)
+		if r == utf8.RuneError && n <= 1 {
+			r, n = rune(s[0]), 1
+		}
+		b = utf8.AppendRune(b, r)
+		s = s[n:]
+	}
+	*scratch = b
+	return b
+}
+
+// csvNeedsQuotes says whether a field must be quoted, by the rule of
+// encoding/csv's Writer, so that the output is what it would write.
+func csvNeedsQuotes(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	if string(s) == `\.` {
+		return true
+	}
+	for _, c := range s {
+		if c == ',' || c == '"' || c == '\r' || c == '\n' {
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRune(s)
+	return unicode.IsSpace(r)
+}
+
+// appendCSV appends one CSV field.
+func appendCSV(dst, s []byte) []byte {
+	if !csvNeedsQuotes(s) {
+		return append(dst, s...)
+	}
+	dst = append(dst, '"')
+	for _, c := range s {
+		if c == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
+}
+
+// appendDate appends days since 1970-01-01 as an ISO date.
+func appendDate(dst []byte, days int64) []byte {
+	return time.Unix(days*86400, 0).UTC().AppendFormat(dst, time.DateOnly)
+}
+
+func appendFloat(dst []byte, f float64) []byte {
+	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+}
+
+func (k *worker) appendCSVRow(out []byte) []byte {
+	for i := range k.w.columns {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		c := &k.cells[i]
+		if c.null {
+			continue
+		}
+		switch k.w.columns[i].Type {
+		case String:
+			out = appendCSV(out, utf8Text(&k.text, c.s))
+		case Int32, Int64:
+			out = strconv.AppendInt(out, c.i, 10)
+		case Float:
+			out = appendFloat(out, c.f)
+		case Date:
+			out = appendDate(out, c.i)
+		case Bool:
+			out = strconv.AppendBool(out, c.i != 0)
+		}
+	}
+	return append(out, '\n')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i, c := range s {
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+func (k *worker) appendJSONRow(out []byte) []byte {
+	out = append(out, '{')
+	for i := range k.w.columns {
+		col := &k.w.columns[i]
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, col.Name...)
+		out = append(out, '"', ':')
+		c := &k.cells[i]
+		if c.null {
+			out = append(out, "null"...)
+			continue
+		}
+		switch col.Type {
+		case String:
+			out = appendJSONString(out, utf8Text(&k.text, c.s))
+		case Int32, Int64:
+			out = strconv.AppendInt(out, c.i, 10)
+		case Float:
+			out = appendFloat(out, c.f)
+		case Date:
+			out = append(out, '"')
+			out = appendDate(out, c.i)
+			out = append(out, '"')
+		case Bool:
+			out = strconv.AppendBool(out, c.i != 0)
+		case Map:
+			out = append(out, '{')
+			n := 0
+			for j, t := range c.tags {
+				if !firstTag(c, j) {
+					continue
+				}
+				if n > 0 {
+					out = append(out, ',')
+				}
+				n++
+				out = appendJSONString(out, utf8Text(&k.text, t.Name))
+				out = append(out, ':')
+				out = appendJSONString(out, utf8Text(&k.text, t.Value))
+			}
+			out = append(out, '}')
+		}
+	}
+	return append(out, '}', '\n')
+}
+
+// firstTag reports whether the j-th tag is the first of its name: a map
+// holds one value a key, the first, as pgn.Game.Tag reads it.
+func firstTag(c *cell, j int) bool {
+	name := c.tags[j].Name
+	for _, t := range c.tags[:j] {
+		if string(t.Name) == string(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// The binary form of a row, which a worker appends to its output for
+// the Parquet writer to read back in order: per column a byte, 0 for
+// null, 1 for a value, then the value: a varint for numbers, dates and
+// bools, 8 bytes for a float, a length and the bytes for a string, and
+// a count and that many name and value strings for a map.
+
+func appendBytes(dst, s []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+func (k *worker) appendBinaryRow(out []byte) []byte {
+	for i := range k.w.columns {
+		c := &k.cells[i]
+		if c.null {
+			out = append(out, 0)
+			continue
+		}
+		out = append(out, 1)
+		switch k.w.columns[i].Type {
+		case String:
+			out = appendBytes(out, utf8Text(&k.text, c.s))
+		case Int32, Int64, Date, Bool:
+			out = binary.AppendVarint(out, c.i)
+		case Float:
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(c.f))
+		case Map:
+			n := 0
+			for j := range c.tags {
+				if firstTag(c, j) {
+					n++
+				}
+			}
+			out = binary.AppendUvarint(out, uint64(n))
+			for j, t := range c.tags {
+				if firstTag(c, j) {
+					out = appendBytes(out, utf8Text(&k.text, t.Name))
+					out = appendBytes(out, utf8Text(&k.text, t.Value))
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,197 @@
+package export
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"reflect"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/encoding"
+)
+
+// errCorrupt would mean that a row's binary form was misread: a bug.
+var errCorrupt = errors.New("internal error: row encoding misread")
+
+// orderedGroup is a Parquet group whose fields keep the order given:
+// parquet.Group, a Go map, sorts them by name, and the columns are to
+// come in the order chosen.
+type orderedGroup struct{ fields []parquet.Field }
+
+type namedField struct {
+	parquet.Node
+	name string
+}
+
+func (f namedField) Name() string                      { return f.name }
+func (f namedField) Value(reflect.Value) reflect.Value { return reflect.Value{} }
+
+func (g *orderedGroup) ID() int                     { return 0 }
+func (g *orderedGroup) String() string              { return "group" }
+func (g *orderedGroup) Type() parquet.Type          { return parquet.Group{}.Type() }
+func (g *orderedGroup) Optional() bool              { return false }
+func (g *orderedGroup) Repeated() bool              { return false }
+func (g *orderedGroup) Required() bool              { return true }
+func (g *orderedGroup) Leaf() bool                  { return false }
+func (g *orderedGroup) Fields() []parquet.Field     { return g.fields }
+func (g *orderedGroup) Encoding() encoding.Encoding { return nil }
+func (g *orderedGroup) Compression() compress.Codec { return nil }
+func (g *orderedGroup) GoType() reflect.Type        { return reflect.TypeFor[map[string]any]() }
+
+// node returns the Parquet node of a column.
+func node(c Column) parquet.Node {
+	var n parquet.Node
+	switch c.Type {
+	case String:
+		n = parquet.String()
+	case Int32:
+		n = parquet.Int(32)
+	case Int64:
+		n = parquet.Int(64)
+	case Float:
+		n = parquet.Leaf(parquet.DoubleType)
+	case Date:
+		n = parquet.Date()
+	case Bool:
+		n = parquet.Leaf(parquet.BooleanType)
+	case Map:
+		// Every game has its map, empty when it has no tags.
+		return parquet.Map(parquet.String(), parquet.String())
+	}
+	if c.Required {
+		return n
+	}
+	return parquet.Optional(n)
+}
+
+// Schema returns the Parquet schema of the columns, in their order.
+func Schema(cols []Column) *parquet.Schema {
+	g := &orderedGroup{}
+	for _, c := range cols {
+		g.fields = append(g.fields, namedField{Node: node(c), name: c.Name})
+	}
+	return parquet.NewSchema("game", g)
+}
+
+// parquetWriter turns rows in their binary form into Parquet rows.
+type parquetWriter struct {
+	w     *parquet.GenericWriter[any]
+	cols  []Column
+	leaf  []int // each column's first leaf column index
+	row   parquet.Row
+	batch []parquet.Row
+}
+
+func newParquetWriter(out io.Writer, cols []Column) (*parquetWriter, error) {
+	schema := Schema(cols)
+	cfg, err := parquet.NewWriterConfig(schema, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(RowGroupSize), parquet.CreatedBy("frctool", "", ""))
+	if err != nil {
+		return nil, err
+	}
+	p := &parquetWriter{w: parquet.NewGenericWriter[any](out, cfg), cols: cols}
+	leaf := 0
+	for _, c := range cols {
+		p.leaf = append(p.leaf, leaf)
+		if c.Type == Map {
+			leaf += 2
+		} else {
+			leaf++
+		}
+	}
+	p.batch = make([]parquet.Row, 1)
+	return p, nil
+}
+
+// write writes one row from its binary form. The values point into b,
+// which the Parquet writer copies.
+func (p *parquetWriter) write(b []byte) error {
+	row := p.row[:0]
+	for i, c := range p.cols {
+		if len(b) == 0 {
+			return errCorrupt
+		}
+		present := b[0] == 1
+		b = b[1:]
+		col := p.leaf[i]
+		def := 1
+		if c.Required {
+			def = 0
+		}
+		if !present {
+			row = append(row, parquet.Value{}.Level(0, 0, col))
+			continue
+		}
+		var v parquet.Value
+		switch c.Type {
+		case String:
+			var s []byte
+			if s, b = readBytes(b); b == nil {
+				return errCorrupt
+			}
+			v = parquet.ByteArrayValue(s)
+		case Int32, Date:
+			n, k := binary.Varint(b)
+			b = b[k:]
+			v = parquet.Int32Value(int32(n))
+		case Int64:
+			n, k := binary.Varint(b)
+			b = b[k:]
+			v = parquet.Int64Value(n)
+		case Bool:
+			n, k := binary.Varint(b)
+			b = b[k:]
+			v = parquet.BooleanValue(n != 0)
+		case Float:
+			v = parquet.DoubleValue(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+			b = b[8:]
+		case Map:
+			n, k := binary.Uvarint(b)
+			b = b[k:]
+			if n == 0 {
+				row = append(row, parquet.Value{}.Level(0, 0, col), parquet.Value{}.Level(0, 0, col+1))
+				continue
+			}
+			// Values go column by column: the keys, then the values.
+			start := b
+			for j := uint64(0); j < n; j++ {
+				var key []byte
+				key, b = readBytes(b)
+				_, b = readBytes(b)
+				row = append(row, parquet.ByteArrayValue(key).Level(rep(j), 1, col))
+			}
+			b = start
+			for j := uint64(0); j < n; j++ {
+				var val []byte
+				_, b = readBytes(b)
+				val, b = readBytes(b)
+				row = append(row, parquet.ByteArrayValue(val).Level(rep(j), 1, col+1))
+			}
+			continue
+		}
+		row = append(row, v.Level(0, def, col))
+	}
+	p.row = row
+	p.batch[0] = row
+	_, err := p.w.WriteRows(p.batch)
+	return err
+}
+
+func rep(j uint64) int {
+	if j == 0 {
+		return 0
+	}
+	return 1
+}
+
+// readBytes reads a length-prefixed string; rest is nil when b is short.
+func readBytes(b []byte) (s, rest []byte) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || uint64(len(b)-k) < n {
+		return nil, nil
+	}
+	return b[k : k+int(n)], b[k+int(n):]
+}
+
+func (p *parquetWriter) close() error { return p.w.Close() }
