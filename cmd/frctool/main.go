@@ -167,6 +167,7 @@ func commands() []*cli.Command {
 		statsCommand(),
 		filterCommand(),
 		splitCommand(),
+		dedupCommand(),
 		validateCommand(),
 		exportCommand(),
 	}
