@@ -267,7 +267,8 @@ func (g *Group) pair(p Pair) *Counts {
 }
 
 // Groups returns the groups in the order of their values, field by field:
-// numbers by value, text byte by byte, missing values last. Ungrouped
+// numbers by value, the words of speed and kind in their order (bullet
+// before blitz), other text byte by byte, missing values last. Ungrouped
 // Stats have none.
 func (s *Stats) Groups() []*Group {
 	list := make([]*Group, 0, len(s.groups))
@@ -276,7 +277,15 @@ func (s *Stats) Groups() []*Group {
 	}
 	slices.SortFunc(list, func(a, b *Group) int {
 		for i := range a.Values {
-			if c := a.Values[i].compare(b.Values[i]); c != 0 {
+			va, vb := a.Values[i], b.Values[i]
+			// Fields of a closed set of values (speed, kind) go in the
+			// set's order: bullet before blitz.
+			if order := s.groupBy[i].Values(); len(order) > 0 && !va.Missing && !vb.Missing {
+				if c := cmp.Compare(slices.Index(order, va.Text), slices.Index(order, vb.Text)); c != 0 {
+					return c
+				}
+			}
+			if c := va.compare(vb); c != 0 {
 				return c
 			}
 		}

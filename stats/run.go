@@ -43,6 +43,9 @@ func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts RunOptions) error {
 			}
 		},
 		Emit: func(it *pipeline.Item[Game]) error {
+			if it.Selected {
+				s.Selected++
+			}
 			it.Value.Group = it.Out
 			return s.count(&it.Value)
 		},

@@ -99,6 +99,10 @@ type Stats struct {
 	// Totals count every game read, whatever its start, and the problems
 	// reported: the summary line every frctool command prints.
 	Totals startpos.Tally
+	// Selected counts the games the count was about: those
+	// RunOptions.Where selected, every game without it. Only they enter
+	// the rows.
+	Selected int64
 
 	// With GroupBy set (SetGroupBy), games are counted per group instead
 	// of in SP and DFRC.
@@ -260,6 +264,9 @@ func number(g *pgn.Game, name string, lo, hi int, then string, problems []*pgn.P
 // It fails only when a grouped count would exceed MaxGroups groups.
 func (s *Stats) Add(g Game) error {
 	s.Totals.Add(&startpos.Class{Counted: g.Counted, Start: g.Start}, len(g.Problems))
+	if g.Counted {
+		s.Selected++
+	}
 	return s.count(&g)
 }
 
@@ -383,6 +390,7 @@ func (s *Stats) Merge(o *Stats) error {
 		}
 	}
 	s.Totals.Merge(&o.Totals)
+	s.Selected += o.Selected
 	return nil
 }
 

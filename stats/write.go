@@ -188,14 +188,14 @@ type jsonRow struct {
 	PValue          *float64 `json:"p_value"`
 	Significant     *bool    `json:"significant"`
 
-	SumPlies      int64   `json:"sum_plies"`
-	WhiteEloSum   int64   `json:"white_elo_sum"`
-	WhiteEloGames int64   `json:"white_elo_games"`
-	BlackEloSum   int64   `json:"black_elo_sum"`
-	BlackEloGames int64   `json:"black_elo_games"`
-	RatedHalf     int64   `json:"rated_half_points"`
-	ExpectedSum   int64   `json:"expected_sum_e9"` // in units of 1/Scale
-	DiffSqSum     int64   `json:"diff_sq_sum_e9"`
+	SumPlies      int64 `json:"sum_plies"`
+	WhiteEloSum   int64 `json:"white_elo_sum"`
+	WhiteEloGames int64 `json:"white_elo_games"`
+	BlackEloSum   int64 `json:"black_elo_sum"`
+	BlackEloGames int64 `json:"black_elo_games"`
+	RatedHalf     int64 `json:"rated_half_points"`
+	ExpectedSum   int64 `json:"expected_sum_e9"` // in units of 1/Scale
+	DiffSqSum     int64 `json:"diff_sq_sum_e9"`
 
 	// group and its names are written before the other keys.
 	group []GroupValue
@@ -233,7 +233,8 @@ func (j jsonRow) MarshalJSON() ([]byte, error) {
 
 type jsonTotals struct {
 	startpos.Tally
-	Positions int `json:"positions"` // start positions with at least one game
+	Positions int    `json:"positions"` // start positions with at least one game
+	Selected  *int64 `json:"selected"`  // games selected for the rows (all without a selection)
 	// The verdicts of the tests of the rows: how many were tested, and
 	// how many differ from the rest at the false discovery rate FDR.
 	Tested      int     `json:"tested"`
@@ -293,7 +294,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	sig, tested := Significance(rows)
 	doc := jsonDoc{
 		Rows: []jsonRow{},
-		Totals: jsonTotals{Tally: rep.Stats.Totals, Positions: rep.Stats.Positions(),
+		Totals: jsonTotals{Tally: rep.Stats.Totals, Positions: rep.Stats.Positions(), Selected: &rep.Stats.Selected,
 			Tested: tested, Significant: sig, FDR: rep.Options.fdr()},
 		Format:    jsonFormat,
 		MinGames:  rep.Options.MinGames,
@@ -366,6 +367,11 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	}
 	// The document's totals hold no SPs: Distinct comes from the rows.
 	part.Totals = doc.Totals.Tally
+	// Documents written before selection existed have all games selected.
+	part.Selected = doc.Totals.Games
+	if doc.Totals.Selected != nil {
+		part.Selected = *doc.Totals.Selected
+	}
 	type rowKey struct {
 		group string
 		pair  Pair

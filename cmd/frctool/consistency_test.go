@@ -91,7 +91,7 @@ func tail(s string) string {
 var (
 	tallyLine    = `(\d+) games, (\d+) identified \((\d+) distinct SPs\), (\d+) DFRC, (\d+) other start positions, (\d+) unknown, (\d+) warnings`
 	annotateLine = regexp.MustCompile(`(?m)^frctool: annotate: ` + tallyLine + `$`)
-	statsLine    = regexp.MustCompile(`(?m)^frctool: stats: ` + tallyLine + `$`)
+	statsLine    = regexp.MustCompile(`(?m)^frctool: stats: ` + tallyLine + `(;.*)?$`)
 	filterLine   = regexp.MustCompile(`(?m)^frctool: filter: (\d+) games read, (\d+) selected, (\d+) rejected, (\d+) warnings$`)
 	splitLine    = regexp.MustCompile(`(?m)^frctool: split: (\d+) games read, (\d+) files written \((\d+) games with a number, (\d+) DFRC, (\d+) other\), (\d+) warnings$`)
 	validateLine = regexp.MustCompile(`(?m)^frctool: validate: (\d+) games checked, (\d+) failed, (\d+) plies replayed(?:, (\d+) not checkable)?$`)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -57,7 +59,9 @@ then merge the parts.`,
 				"   frctool stats --merge --dfrc parts/*.json --sort games"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` table, csv, json or markdown (default: table on a terminal, else csv)"},
-			&cli.StringFlag{Name: "sort", Usage: "order rows by `KEY`: sp (the number, ascending), games, score or draws (largest first)", Value: "sp"},
+			&cli.StringFlag{Name: "sort", Usage: "order rows (within each group) by `KEY`: sp (the number, ascending), games, score, draws or vs-expected (largest first)", Value: "sp"},
+			&cli.StringFlag{Name: "group-by", Usage: "one table per value of `FIELD[,FIELD]`: a tag (Event, TimeControl) or a derived field (speed, year, elo_band, ...)"},
+			&cli.FloatFlag{Name: "fdr", Usage: "flag rows as significant at false discovery rate `Q` (Benjamini-Hochberg)", Value: stats.DefaultFDR},
 			&cli.StringFlag{Name: "by", Usage: "key and sort rows by `NUMBERING` sp (Scharnagl) or fritz9", Value: "sp"},
 			&cli.IntFlag{Name: "min-games", Usage: "leave out positions with fewer than `N` games", Value: 0},
 			&cli.BoolFlag{Name: "all", Usage: "write all 960 positions, zero counts included"},
@@ -88,6 +92,16 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		opts.MinGames = int64(n)
 	}
 	opts.All = cmd.Bool("all")
+	if q := cmd.Float("fdr"); !(q > 0 && q < 1) {
+		return usagef(cmd, "--fdr must be between 0 and 1, not %v", q)
+	} else {
+		opts.FDR = q
+	}
+	var s stats.Stats
+	groupBy := splitList(cmd.String("group-by"))
+	if err := s.SetGroupBy(groupBy); err != nil {
+		return usagef(cmd, "--group-by: %v", err)
+	}
 	format, err := statsFormat(cmd)
 	if err != nil {
 		return err
@@ -106,10 +120,12 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 
-	var s stats.Stats
 	withDFRC := cmd.Bool("dfrc")
 	if cmd.Bool("merge") {
-		err = mergeStats(a, &s, withDFRC)
+		if a.where != nil {
+			return usagef(cmd, "--merge adds up counts already made: select games when counting them, not when merging")
+		}
+		err = mergeStats(a, &s, withDFRC, cmd.IsSet("group-by"))
 	} else {
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
 			return stats.Run(ctx, r, &s, stats.RunOptions(a.options()))
@@ -138,8 +154,36 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
-	a.summary("stats: %s", &s.Totals)
+	rows := s.Rows(opts)
+	sig, tested := stats.Significance(rows)
+	selected := ""
+	if a.where != nil {
+		selected = fmt.Sprintf(", %d selected", s.Selected)
+	}
+	verdict := ""
+	if tested > 0 {
+		verdict = fmt.Sprintf("; %d of %d positions differ from the mean at FDR %s", sig, tested, percent(opts.FDR))
+	}
+	a.summary("stats: %s%s%s", &s.Totals, selected, verdict)
 	return nil
+}
+
+// percent writes a rate as a percentage without needless decimals: 5%,
+// 0.1%.
+func percent(q float64) string {
+	return strconv.FormatFloat(q*100, 'f', -1, 64) + "%"
+}
+
+// splitList splits a comma-separated list, dropping blanks around items
+// and empty items.
+func splitList(s string) []string {
+	var list []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			list = append(list, item)
+		}
+	}
+	return list
 }
 
 // statsFormat works out the output format: the --format flag, else the
@@ -162,8 +206,9 @@ func statsFormat(cmd *cli.Command) (render.Format, error) {
 	return render.CSV, nil
 }
 
-// mergeStats adds up the JSON documents named by the arguments.
-func mergeStats(a *archives, s *stats.Stats, withDFRC bool) error {
+// mergeStats adds up the JSON documents named by the arguments. Without
+// --group-by the documents' own grouping is kept.
+func mergeStats(a *archives, s *stats.Stats, withDFRC, grouped bool) error {
 	for _, name := range a.names {
 		in, err := stream.Open(name, a.stdin)
 		if err != nil {
@@ -176,6 +221,10 @@ func mergeStats(a *archives, s *stats.Stats, withDFRC bool) error {
 			return fmt.Errorf("%s: %w; --merge reads what frctool stats --format json writes", in.Name, err)
 		case errors.Is(err, stats.ErrFiltered):
 			return fmt.Errorf("%s: %w; count it again without --min-games", in.Name, err)
+		case errors.Is(err, stats.ErrGroupBy) && grouped:
+			return fmt.Errorf("%s: %w; merge documents counted with the same --group-by, or leave --group-by out", in.Name, err)
+		case errors.Is(err, stats.ErrGroupBy):
+			return fmt.Errorf("%s: %w; merge documents counted with the same --group-by", in.Name, err)
 		case err != nil:
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}

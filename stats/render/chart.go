@@ -41,26 +41,133 @@ const labelledTicks = 40
 // error bar, positions sorted by score from left to right, and the score
 // over all games as a horizontal line. Positions with no finished game
 // have no score and are left out. Rows come from opts as for Rows, apart
-// from the order; format is "svg" or "png".
+// from the order; format is "svg" or "png". Grouped Stats get one panel
+// per group, one above the other, at most MaxPanels: those of the groups
+// with the most games, in the groups' order.
 func Chart(w io.Writer, s *stats.Stats, format string, opts stats.Options) error {
-	p, err := plotScores(s, opts)
-	if err != nil {
-		return err
+	return drawPanels(w, panelsOf(s, opts), format, opts)
+}
+
+// MaxPanels is the most groups a chart draws, one panel each.
+const MaxPanels = 24
+
+// A panel is one chart: a table's rows and the pooled score they are
+// compared with.
+type panel struct {
+	title   string // the group, or "" for ungrouped Stats
+	rows    []stats.Row
+	overall stats.Row
+}
+
+// panelsOf returns the panels of s: one for ungrouped Stats, else one per
+// group with rows, the MaxPanels groups with the most games.
+func panelsOf(s *stats.Stats, opts stats.Options) []panel {
+	return mostPlayed(allPanels(s, opts), MaxPanels)
+}
+
+// allPanels returns one panel for ungrouped Stats, else one per group
+// with rows.
+func allPanels(s *stats.Stats, opts stats.Options) []panel {
+	opts.All = false
+	if len(s.GroupBy()) == 0 {
+		return []panel{{rows: s.Rows(opts), overall: s.Overall()}}
 	}
-	wt, err := p.WriterTo(10*vg.Inch, 5*vg.Inch, format)
+	names := s.GroupBy()
+	groups := s.Groups() // in the order of the rows' runs
+	var panels []panel
+	k := 0
+	for _, run := range byGroup(s.Rows(opts)) {
+		for !sameGroup(groups[k].Values, run[0].Group) {
+			k++ // a group whose rows were all left out
+		}
+		panels = append(panels, panel{title: groupTitle(names, run[0].Group), rows: run, overall: groups[k].Overall()})
+	}
+	return panels
+}
+
+// mostPlayed keeps the n panels of the most games, in their order.
+func mostPlayed(panels []panel, n int) []panel {
+	if len(panels) <= n {
+		return panels
+	}
+	order := make([]int, len(panels))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(panels[b].overall.Games, panels[a].overall.Games) })
+	keep := order[:n]
+	slices.Sort(keep)
+	kept := make([]panel, 0, n)
+	for _, i := range keep {
+		kept = append(kept, panels[i])
+	}
+	return kept
+}
+
+// byGroup cuts rows, which Rows gives group after group, into one run per
+// group.
+func byGroup(rows []stats.Row) [][]stats.Row {
+	var runs [][]stats.Row
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && sameGroup(rows[i].Group, rows[j].Group) {
+			j++
+		}
+		runs = append(runs, rows[i:j])
+		i = j
+	}
+	return runs
+}
+
+func sameGroup(a, b []stats.GroupValue) bool { return slices.Equal(a, b) }
+
+// groupTitle names a group: "speed = blitz, elo_band = 1800".
+func groupTitle(names []string, values []stats.GroupValue) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		text := v.String()
+		if v.Missing {
+			text = "(none)"
+		}
+		parts[i] = names[i] + " = " + text
+	}
+	return strings.Join(parts, ", ")
+}
+
+// drawPanels draws the panels one above the other.
+func drawPanels(w io.Writer, panels []panel, format string, opts stats.Options) error {
+	plots := make([][]*plot.Plot, len(panels))
+	for i := range panels {
+		p, err := plotScores(&panels[i], opts)
+		if err != nil {
+			return err
+		}
+		plots[i] = []*plot.Plot{p}
+	}
+	height := 5 * vg.Inch
+	if len(panels) > 1 {
+		height = vg.Length(len(panels)) * 3.5 * vg.Inch
+	}
+	c, err := draw.NewFormattedCanvas(10*vg.Inch, height, format)
 	if err != nil {
 		return fmt.Errorf("drawing the chart: %w", err)
 	}
-	if _, err := wt.WriteTo(w); err != nil {
+	if len(plots) > 0 {
+		dc := draw.New(c)
+		canvases := plot.Align(plots, draw.Tiles{Rows: len(plots), Cols: 1, PadY: vg.Points(12)}, dc)
+		for i := range plots {
+			plots[i][0].Draw(canvases[i][0])
+		}
+	}
+	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("writing the chart: %w", err)
 	}
 	return nil
 }
 
 // scored returns the rows that have a score, from worst to best for White.
-func scored(s *stats.Stats, opts stats.Options) []stats.Row {
-	opts.All = false
-	rows := slices.DeleteFunc(s.Rows(opts), func(r stats.Row) bool { return r.WhiteWins+r.Draws+r.BlackWins == 0 })
+func scored(rows []stats.Row) []stats.Row {
+	rows = slices.DeleteFunc(slices.Clone(rows), func(r stats.Row) bool { return r.WhiteWins+r.Draws+r.BlackWins == 0 })
 	slices.SortStableFunc(rows, func(a, b stats.Row) int { return cmp.Compare(a.WhiteScore, b.WhiteScore) })
 	return rows
 }
@@ -80,13 +187,16 @@ var (
 	meanColour = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
 )
 
-func plotScores(s *stats.Stats, opts stats.Options) (*plot.Plot, error) {
-	rows := scored(s, opts)
+func plotScores(pn *panel, opts stats.Options) (*plot.Plot, error) {
+	rows := scored(pn.rows)
 	n := len(rows)
-	overall := s.Overall()
+	overall := pn.overall
 
 	p := plot.New()
 	p.Title.Text = "White's score per start position, with 95% Wilson intervals"
+	if pn.title != "" {
+		p.Title.Text = pn.title + ": " + p.Title.Text
+	}
 	keyName := "Scharnagl SP"
 	if opts.By == numbering.Fritz9 {
 		keyName = "Fritz9 number"

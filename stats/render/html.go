@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/frctool/frctool/numbering"
@@ -45,6 +46,10 @@ th { position: sticky; top: 0; background: #eef1f4; font-weight: 600; white-spac
 td.rank, th.rank { text-align: left; }
 .scroll { overflow-x: auto; }
 tbody tr:hover { background: #f3f7fb; }
+tbody tr.sig { background: #fff4d6; }
+p.pick { margin: 1.2rem 0; }
+p.pick select { font-size: 1rem; padding: .2rem; }
+h2.group { border-top: 2px solid #dde2e6; padding-top: 1rem; }
 .board { display: inline-flex; border: 1px solid #6b5a45; vertical-align: middle; }
 .board + .board { margin-left: .35rem; }
 .board span { width: 1.3em; height: 1.3em; line-height: 1.3em; text-align: center; font-size: 1.05rem; font-family: "DejaVu Sans", "Segoe UI Symbol", "Noto Sans Symbols 2", serif; color: #111; }
@@ -59,68 +64,98 @@ tbody tr:hover { background: #f3f7fb; }
 <dl class="totals">
 {{range .Totals}}<div><dt>{{.Name}}</dt><dd>{{.Value}}</dd></div>
 {{end}}</dl>
-{{if .Chart}}<figure>{{.Chart}}<figcaption>Each mark is one start position with at least one finished game, with its interval, sorted by White's score; the dashed line is the score over all games.</figcaption></figure>{{end}}
-<h2>Start positions ({{len .Main.Rows}})</h2>
-{{template "table" .Main}}
-{{if .WithDFRC}}<h2>DFRC pairs, White's back rank : Black's ({{len .Pairs.Rows}})</h2>
-{{template "table" .Pairs}}{{end}}
+<p class="note">p_value tests whether a position's games score differently from the other games of its table{{if .GroupBy}} and group{{end}} (Welch's z on White's score, or on the score minus the Elo expectation when at least 90% of the games are rated); significant marks the rows that stay so after the Benjamini-Hochberg correction over all rows at a false discovery rate of {{.FDR}}. Significant rows are shaded.</p>
+{{if .GroupBy}}<p class="pick"><label for="group">{{.GroupBy}}:</label> <select id="group"><option value="">all {{len .Groups}} groups</option>{{range $i, $g := .Groups}}<option value="g{{$i}}">{{$g.Title}} ({{$g.Games}} games)</option>{{end}}</select></p>{{end}}
+{{range $i, $g := .Groups}}<section class="group" id="g{{$i}}">
+{{if $g.Title}}<h2 class="group">{{$g.Title}}</h2>{{end}}
+{{if $g.Chart}}<figure>{{$g.Chart}}<figcaption>Each mark is one start position with at least one finished game, with its interval, sorted by White's score; the dashed line is the score over all games{{if $g.Title}} of the group{{end}}.</figcaption></figure>{{end}}
+<h2>Start positions ({{len $g.Main.Rows}})</h2>
+{{template "table" $g.Main}}
+{{if $.WithDFRC}}<h2>DFRC pairs, White's back rank : Black's ({{len $g.Pairs.Rows}})</h2>
+{{template "table" $g.Pairs}}{{end}}
+</section>
+{{end}}
+{{if .GroupBy}}<script>
+// Show only the group picked; with no script every group shows.
+(function () {
+  var pick = document.getElementById("group");
+  function show() {
+    var sections = document.querySelectorAll("section.group");
+    for (var i = 0; i < sections.length; i++) {
+      sections[i].hidden = pick.value !== "" && sections[i].id !== pick.value;
+    }
+  }
+  pick.addEventListener("change", show);
+  show();
+})();
+</script>{{end}}
 </body>
 </html>
 {{define "table"}}<div class="scroll"><table>
 <thead><tr>{{range .Columns}}<th{{if eq . "rank"}} class="rank"{{end}}>{{breakable .}}</th>{{end}}</tr></thead>
 <tbody>
-{{range $r := .Rows}}<tr>{{range $i, $c := $r.Cells}}{{if eq $i 2}}<td class="rank">{{$r.Board}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
+{{range $r := .Rows}}<tr{{if $r.Significant}} class="sig"{{end}}>{{range $i, $c := $r.Cells}}{{if eq $i $.RankColumn}}<td class="rank">{{$r.Board}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
 {{end}}</tbody>
 </table></div>{{end}}
 `))
 
 // htmlRow is a table row as the page shows it.
 type htmlRow struct {
-	Cells []string
-	Board template.HTML // the back-rank diagram(s) and the letters
+	Cells       []string
+	Board       template.HTML // the back-rank diagram(s) and the letters
+	Significant bool
 }
 
 type htmlTable struct {
-	Columns []string
-	Rows    []htmlRow
+	Columns    []string
+	RankColumn int // the cell drawn as a diagram
+	Rows       []htmlRow
+}
+
+// htmlGroup is a group's part of the page: the whole page for ungrouped
+// statistics.
+type htmlGroup struct {
+	Title       string
+	Games       int64
+	Chart       template.HTML
+	Main, Pairs htmlTable
 }
 
 type htmlPage struct {
 	Title    string
 	Totals   []struct{ Name, Value string }
-	Chart    template.HTML
-	Main     htmlTable
-	Pairs    htmlTable
+	GroupBy  string
+	Groups   []htmlGroup
 	WithDFRC bool
+	FDR      string
 }
 
 // WriteHTML writes one self-contained page: the totals, the chart inline
 // as SVG, and the table with each row's back rank drawn as a diagram.
+// Grouped statistics get a part per group, each with its chart (for the
+// MaxPanels groups with the most games) and tables, and a menu that shows
+// one group or all.
 func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	s := rep.Stats
-	var chart bytes.Buffer
-	if err := Chart(&chart, s, "svg", rep.Options); err != nil {
-		return err
-	}
-	svg := chart.Bytes()
-	// Drop the XML declaration and comment: inline SVG starts at <svg.
-	if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
-		svg = svg[i:]
-	}
 	overall := s.Overall()
 	t := &s.Totals
+	header := rep.Header()
+	table := func() htmlTable {
+		return htmlTable{Columns: header, RankColumn: len(header) - len(stats.Columns) + 2}
+	}
 	page := htmlPage{
-		Title: title,
-		// The SVG comes from gonum/plot, which escapes the text it draws.
-		Chart:    template.HTML(svg), //nolint:gosec
-		Main:     htmlTable{Columns: stats.Columns},
-		Pairs:    htmlTable{Columns: stats.Columns},
+		Title:    title,
+		GroupBy:  strings.Join(s.GroupBy(), ", "),
 		WithDFRC: rep.WithDFRC,
+		FDR:      strconv.FormatFloat(fdr(rep.Options)*100, 'f', -1, 64) + "%",
 	}
 	add := func(name string, v any) {
 		page.Totals = append(page.Totals, struct{ Name, Value string }{name, fmt.Sprint(v)})
 	}
 	add("games read", t.Games)
+	if s.Selected != t.Games {
+		add("selected", s.Selected)
+	}
 	add("identified", t.Identified)
 	add("start positions", s.Positions())
 	add("DFRC games", t.DFRC)
@@ -131,16 +166,62 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 		add("White's score", fmt.Sprintf("%.3f", overall.WhiteScore))
 		add("draw rate", fmt.Sprintf("%.3f", overall.DrawRate))
 	}
+	rows := s.Rows(rep.Options)
+	if sig, tested := stats.Significance(rows); tested > 0 {
+		add("positions differing from the mean", fmt.Sprintf("%d of %d", sig, tested))
+	}
 	if title == "" {
 		page.Title = "Chess960 statistics per start position"
 	}
-	for _, r := range s.Rows(rep.Options) {
-		page.Main.Rows = append(page.Main.Rows, htmlRowOf(&r))
+	panels := allPanels(s, rep.Options)
+	charted := make(map[string]bool)
+	for _, pn := range mostPlayed(panels, MaxPanels) {
+		charted[pn.title] = true
 	}
+	byTitle := make(map[string]panel)
+	for _, pn := range panels {
+		byTitle[pn.title] = pn
+	}
+	pairs := make(map[string][]stats.Row)
 	if rep.WithDFRC {
-		for _, r := range s.DFRCRows(rep.Options) {
-			page.Pairs.Rows = append(page.Pairs.Rows, htmlRowOf(&r))
+		for _, run := range byGroup(s.DFRCRows(rep.Options)) {
+			pairs[groupTitle(s.GroupBy(), run[0].Group)] = run
 		}
+	}
+	titles := []string{""}
+	if len(s.GroupBy()) > 0 {
+		titles = titles[:0]
+		for _, g := range s.Groups() {
+			titles = append(titles, groupTitle(s.GroupBy(), g.Values))
+		}
+	}
+	for _, title := range titles {
+		pn, ok := byTitle[title]
+		if !ok && len(pairs[title]) == 0 {
+			continue // every row of the group was left out
+		}
+		g := htmlGroup{Title: title, Games: pn.overall.Games, Main: table(), Pairs: table()}
+		if charted[title] {
+			var chart bytes.Buffer
+			if err := drawPanels(&chart, []panel{pn}, "svg", rep.Options); err != nil {
+				return err
+			}
+			svg := chart.Bytes()
+			// Drop the XML declaration and comment: inline SVG starts at <svg.
+			if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
+				svg = svg[i:]
+			}
+			// The SVG comes from gonum/plot, which escapes the text it draws.
+			g.Chart = template.HTML(svg) //nolint:gosec
+		}
+		for _, r := range pn.rows {
+			g.Main.Rows = append(g.Main.Rows, htmlRowOf(&r))
+		}
+		for _, r := range pairs[title] {
+			g.Games += r.Games
+			g.Pairs.Rows = append(g.Pairs.Rows, htmlRowOf(&r))
+		}
+		page.Groups = append(page.Groups, g)
 	}
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, page); err != nil {
@@ -150,8 +231,16 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	return err
 }
 
+// fdr is the rate the options flag rows at.
+func fdr(o stats.Options) float64 {
+	if o.FDR > 0 {
+		return o.FDR
+	}
+	return stats.DefaultFDR
+}
+
 func htmlRowOf(r *stats.Row) htmlRow {
-	h := htmlRow{Cells: r.Cells()}
+	h := htmlRow{Cells: r.Cells(), Significant: r.Significant}
 	var b bytes.Buffer
 	board(&b, r.Rank, false)
 	letters := r.Rank.String()

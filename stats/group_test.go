@@ -1,0 +1,268 @@
+package stats
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/archivegen"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/where"
+)
+
+// countWhere counts data with a selection and a grouping.
+func countWhere(t testing.TB, data []byte, expr string, groupBy []string, jobs int) *Stats {
+	t.Helper()
+	var s Stats
+	if err := s.SetGroupBy(groupBy); err != nil {
+		t.Fatal(err)
+	}
+	var sel *where.Expr
+	if expr != "" {
+		var err error
+		if sel, err = where.Parse(expr); err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+	}
+	r := pgn.NewReader(bytes.NewReader(data))
+	if err := Run(context.Background(), r, &s, RunOptions{Jobs: jobs, Where: sel}); err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}
+
+// condition is the --where expression selecting the games of one group
+// value.
+func condition(name string, v GroupValue) string {
+	switch {
+	case v.Missing:
+		return "not exists(" + name + ")"
+	case v.Number:
+		return name + " = " + v.String()
+	case name == "speed" || name == "kind":
+		return name + " = " + v.Text
+	}
+	return name + " = " + strconv.Quote(v.Text)
+}
+
+// TestGroupsEqualSelections is the property that defines grouping: the
+// rows of each group are exactly those of a separate count of the games
+// that a --where expression for the group's values selects, over a
+// generated archive with every speed, rating bands and missing values.
+func TestGroupsEqualSelections(t *testing.T) {
+	data := archivegen.Bytes(archivegen.Options{Seed: 3, Shape: archivegen.Lichess, Dialects: true}, 400<<10)
+	// A few games without ratings or clock, so that missing values form
+	// groups of their own.
+	data = append(data, "\n[Event \"no clock\"]\n[Result \"1-0\"]\n\n1-0\n\n[Event \"no clock\"]\n[WhiteElo \"2001\"]\n[BlackElo \"1999\"]\n[Result \"0-1\"]\n\n0-1\n"...)
+	for _, tc := range []struct {
+		name    string
+		groupBy []string
+		where   string
+	}{
+		{"speed", []string{"speed"}, ""},
+		{"speed and rating band", []string{"speed", "elo_band"}, ""},
+		{"a tag and a year", []string{"Event", "year"}, ""},
+		{"band within a selection", []string{"elo_band"}, "speed = blitz or speed = bullet"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			grouped := countWhere(t, data, tc.where, tc.groupBy, 2)
+			groups := grouped.Groups()
+			if len(groups) < 2 {
+				t.Fatalf("only %d groups: the fixture does not exercise grouping", len(groups))
+			}
+			rows := grouped.Rows(Options{})
+			var total int64
+			for _, g := range groups {
+				var conds []string
+				for i, v := range g.Values {
+					conds = append(conds, condition(tc.groupBy[i], v))
+				}
+				if tc.where != "" {
+					conds = append(conds, "("+tc.where+")")
+				}
+				expr := strings.Join(conds, " and ")
+				alone := countWhere(t, data, expr, nil, 1)
+				for sp := range alone.SP {
+					want := alone.SP[sp]
+					var got Counts
+					if c := g.spm[sp]; c != nil {
+						got = *c
+					}
+					if got != want {
+						t.Fatalf("%s, sp %d:\n got %+v\nwant %+v", expr, sp, got, want)
+					}
+				}
+				if len(alone.DFRC) != len(g.dfrc) {
+					t.Fatalf("%s: %d DFRC pairs grouped, %d alone", expr, len(g.dfrc), len(alone.DFRC))
+				}
+				for p, c := range alone.DFRC {
+					if g.dfrc[p] == nil || *g.dfrc[p] != *c {
+						t.Fatalf("%s: DFRC %s differs", expr, p)
+					}
+				}
+				// The rows' derived values are those of the separate count.
+				var mine []Row
+				for _, r := range rows {
+					if sameValues(r.Group, g.Values) {
+						mine = append(mine, r)
+					}
+				}
+				theirs := alone.Rows(Options{})
+				if len(mine) != len(theirs) {
+					t.Fatalf("%s: %d rows grouped, %d alone", expr, len(mine), len(theirs))
+				}
+				for i := range mine {
+					a, b := mine[i], theirs[i]
+					if a.SP != b.SP || a.Counts != b.Counts || !sameFloat(a.WhiteScore, b.WhiteScore) ||
+						!sameFloat(a.ScoreVsExpected, b.ScoreVsExpected) || !sameFloat(a.PValue, b.PValue) {
+						t.Fatalf("%s: row %d differs:\n got %+v\nwant %+v", expr, i, a, b)
+					}
+				}
+				total += alone.Selected
+			}
+			if total != grouped.Selected {
+				t.Errorf("the groups' separate counts select %d games, the grouped count %d", total, grouped.Selected)
+			}
+		})
+	}
+}
+
+func sameValues(a, b []GroupValue) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameFloat(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
+// TestGroupOrder checks that groups come in the order of their values:
+// speeds by speed, numbers by value, missing values last.
+func TestGroupOrder(t *testing.T) {
+	var text strings.Builder
+	for _, g := range []struct{ tc, elo string }{
+		{"600+0", "2100"}, {"60+0", "1500"}, {"-", "2100"}, {"", "1900"}, {"15+0", "900"}, {"180+2", ""}, {"60+0", "2100"},
+	} {
+		if g.tc != "" {
+			fmt.Fprintf(&text, "[TimeControl %q]\n", g.tc)
+		}
+		if g.elo != "" {
+			fmt.Fprintf(&text, "[WhiteElo %q]\n[BlackElo %q]\n", g.elo, g.elo)
+		}
+		text.WriteString("[Result \"1-0\"]\n\n1-0\n\n")
+	}
+	s := countWhere(t, []byte(text.String()), "", []string{"speed", "elo_band"}, 1)
+	var got []string
+	for _, g := range s.Groups() {
+		got = append(got, g.Values[0].String()+"/"+g.Values[1].String())
+	}
+	want := "ultrabullet/800 bullet/1400 bullet/2000 blitz/ rapid/2000 correspondence/2000 /1800"
+	if strings.Join(got, " ") != want {
+		t.Errorf("groups in order\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
+
+func TestSetGroupByErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		groupBy []string
+		want    error
+	}{
+		{"a position number", []string{"sp"}, ErrGroupBy},
+		{"a name twice", []string{"speed", "speed"}, ErrGroupBy},
+		{"an unknown field", []string{"sped"}, fields.ErrUnknownField},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s Stats
+			if err := s.SetGroupBy(tc.groupBy); !errors.Is(err, tc.want) {
+				t.Errorf("SetGroupBy(%q) = %v, want %v", tc.groupBy, err, tc.want)
+			}
+		})
+	}
+	var s Stats
+	if _, err := s.AddGame(mustGame(t, "[Result \"1-0\"]\n\n1-0\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetGroupBy([]string{"speed"}); !errors.Is(err, ErrGroupedCounts) {
+		t.Errorf("SetGroupBy after counting = %v, want %v", err, ErrGroupedCounts)
+	}
+}
+
+func mustGame(t *testing.T, text string) *pgn.Game {
+	t.Helper()
+	games, err := pgn.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil || len(games) != 1 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	return &games[0]
+}
+
+// TestTooManyGroups checks the bound on groups.
+func TestTooManyGroups(t *testing.T) {
+	var text strings.Builder
+	for i := range MaxGroups + 1 {
+		fmt.Fprintf(&text, "[White \"player %d\"]\n[Result \"1-0\"]\n\n1-0\n\n", i)
+	}
+	var s Stats
+	if err := s.SetGroupBy([]string{"White"}); err != nil {
+		t.Fatal(err)
+	}
+	err := Run(context.Background(), pgn.NewReader(strings.NewReader(text.String())), &s, RunOptions{Jobs: 2})
+	if !errors.Is(err, ErrTooManyGroups) {
+		t.Errorf("Run over %d players = %v, want %v", MaxGroups+1, err, ErrTooManyGroups)
+	}
+}
+
+// TestGroupedMergeEqualsOneRun counts parts of an archive grouped, writes
+// each as JSON, reads them back and compares with one count of the whole.
+func TestGroupedMergeEqualsOneRun(t *testing.T) {
+	data := archivegen.Bytes(archivegen.Options{Seed: 5, Shape: archivegen.Lichess}, 300<<10)
+	games := splitGames(t, data)
+	groupBy := []string{"speed", "elo_band"}
+	whole := countWhere(t, data, "", groupBy, 2)
+	opts := Options{Sort: SortGames}
+	want := render(t, whole, opts, (*Report).WriteJSON)
+	for _, parts := range []int{1, 2, 5} {
+		chunks := make([][]byte, parts)
+		for i, g := range games {
+			chunks[i%parts] = append(chunks[i%parts], g...)
+		}
+		var merged Stats
+		for _, c := range chunks {
+			part := countWhere(t, c, "", groupBy, 1)
+			var buf bytes.Buffer
+			if err := (&Report{Stats: part, WithDFRC: true}).WriteJSON(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := merged.ReadJSON(&buf); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := strings.Join(merged.GroupBy(), ","); got != "speed,elo_band" {
+			t.Fatalf("%d parts: merged groups by %q", parts, got)
+		}
+		if got := render(t, &merged, opts, (*Report).WriteJSON); got != want {
+			t.Errorf("%d parts: merged JSON differs from one run", parts)
+		}
+	}
+	// Documents grouped otherwise do not merge.
+	var other bytes.Buffer
+	if err := (&Report{Stats: countWhere(t, data, "", []string{"year"}, 1)}).WriteJSON(&other); err != nil {
+		t.Fatal(err)
+	}
+	merged := *countWhere(t, data, "", groupBy, 1)
+	if _, err := merged.ReadJSON(&other); !errors.Is(err, ErrGroupBy) {
+		t.Errorf("merging a document grouped by year into one grouped by speed,elo_band: %v, want %v", err, ErrGroupBy)
+	}
+}
