@@ -23,11 +23,11 @@ type Order uint8
 // The orders. All but SortSP put the largest first; ties, and rows with no
 // value, go by key.
 const (
-	SortSP    Order = iota // by key, ascending
-	SortGames              // most games first
-	SortScore              // best score for White first
-	SortDraws              // highest draw rate first
-	SortVsExpected         // White's score most above the Elo expectation first
+	SortSP         Order = iota // by key, ascending
+	SortGames                   // most games first
+	SortScore                   // best score for White first
+	SortDraws                   // highest draw rate first
+	SortVsExpected              // White's score most above the Elo expectation first
 )
 
 // ParseOrder reads an order's name: sp, games, score, draws, vs-expected.
@@ -90,8 +90,8 @@ type Row struct {
 	// Over the rated games (Counts.RatedGames): White's mean Elo
 	// expectation, and White's mean score minus it, with its 95%
 	// interval (normal, from the games' spread).
-	ExpectedScore                float64
-	ScoreVsExpected              float64
+	ExpectedScore                 float64
+	ScoreVsExpected               float64
 	VsExpectedLow, VsExpectedHigh float64
 
 	// PValue is the two-sided p-value of the test of whether the row's
