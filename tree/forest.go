@@ -1,0 +1,638 @@
+package tree
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/pipeline"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/replay"
+	"github.com/frctool/frctool/startpos"
+	"github.com/frctool/frctool/stats"
+	"github.com/frctool/frctool/where"
+)
+
+// Options say which trees a Forest builds and how large they may grow.
+type Options struct {
+	// Depth is the number of plies each tree holds below its root; 0
+	// means DefaultDepth.
+	Depth int
+	// MaxNodes bounds the positions held by all trees together; 0 means
+	// no bound. When the bound is reached, the positions with no move
+	// from them (the leaves) that the fewest games reached are dropped,
+	// with the moves leading to them, down to three quarters of the
+	// bound; Summary.Pruned counts them. A position dropped and reached
+	// again later counts only the games from then on.
+	MaxNodes int
+	// Start, if set, is the one start position whose games are taken,
+	// whatever its kind (a Chess960 array, a DFRC pair, any position set
+	// up by a FEN tag). If nil, the games of each Chess960 array go into
+	// a tree of their own, and games from any other start are skipped.
+	Start *fen.Position
+	// Moves, with Start, are moves in SAN from Start to the position the
+	// tree starts from: "1. e4 e5 2. Nf3". Move numbers, comments and a
+	// result are allowed and ignored. A game counts from the first time
+	// it reaches that position, by these moves or others, if it does
+	// within as many plies as Moves has plus Depth.
+	Moves string
+}
+
+// Summary counts what a Forest did with the games selected.
+type Summary struct {
+	// Games counts the games added to a tree.
+	Games int64 `json:"games"`
+	// OtherStart counts the games skipped because they start from
+	// elsewhere: not a Chess960 array when every array has its tree
+	// (DFRC pairs, other positions, unknown starts, and arrays set up
+	// with another side to move or other castling rights), or not the
+	// chosen start.
+	OtherStart int64 `json:"other_start"`
+	// NotReached counts the games from the chosen start that never
+	// reached the position after Options.Moves.
+	NotReached int64 `json:"not_reached"`
+	// Failed counts the games with a move that could not be read or
+	// played among the plies looked at; they count up to the move
+	// before.
+	Failed int64 `json:"failed"`
+	// Pruned counts the positions dropped to stay within MaxNodes.
+	Pruned int64 `json:"pruned"`
+}
+
+// String returns the summary as the end of a summary line: "1200 games
+// in 3 trees (48210 positions)", then the games skipped or cut short and
+// the positions pruned, when there are such.
+func (s *Summary) string(trees, positions int) string {
+	str := fmt.Sprintf("%d games in %d %s (%d positions)", s.Games, trees, plural(trees, "tree", "trees"), positions)
+	if s.OtherStart > 0 {
+		str += fmt.Sprintf(", %d from other starts skipped", s.OtherStart)
+	}
+	if s.NotReached > 0 {
+		str += fmt.Sprintf(", %d not reaching the position", s.NotReached)
+	}
+	if s.Failed > 0 {
+		str += fmt.Sprintf(", %d cut short by a move that cannot be played", s.Failed)
+	}
+	if s.Pruned > 0 {
+		str += fmt.Sprintf(", %d positions pruned to stay within the node bound (their counts are partial)", s.Pruned)
+	}
+	return str
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func (s *Summary) merge(o *Summary) {
+	s.Games += o.Games
+	s.OtherStart += o.OtherStart
+	s.NotReached += o.NotReached
+	s.Failed += o.Failed
+	s.Pruned += o.Pruned
+}
+
+// Forest is a set of opening trees, one per start position. It is not
+// safe for concurrent use; Run feeds it from one goroutine.
+type Forest struct {
+	depth    int
+	maxNodes int
+	sel      *selection // nil: a tree per Chess960 array
+	trees    []*Tree
+	byRoot   map[position.Key]int
+	nodes    int // positions in all trees
+	// Summary counts what was done with the games selected.
+	Summary Summary
+	// Totals count every game read and the problems reported.
+	Totals startpos.Tally
+	// sps marks the SPs of the Chess960 games read, which Totals counts
+	// but does not give back: JSON documents carry them, so that the
+	// distinct SPs of merged documents are those of one run.
+	sps [(numbering.Count + 63) / 64]uint64
+}
+
+// selection is the one start and root position of Options.Start.
+type selection struct {
+	startKey, rootKey position.Key
+	rootPlies         int
+}
+
+// NewForest returns an empty forest for the options. It fails when the
+// depth is out of range, or when Start cannot be played from or Moves
+// cannot be played from it.
+func NewForest(opts Options) (*Forest, error) {
+	f := &Forest{depth: opts.Depth, maxNodes: max(opts.MaxNodes, 0), byRoot: map[position.Key]int{}}
+	if f.depth == 0 {
+		f.depth = DefaultDepth
+	}
+	if f.depth < 0 || f.depth > MaxDepth {
+		return nil, fmt.Errorf("%w %d: want 1 to %d plies", ErrDepth, opts.Depth, MaxDepth)
+	}
+	if opts.Start == nil {
+		if strings.TrimSpace(opts.Moves) != "" {
+			return nil, fmt.Errorf("%w: moves need a start position to be played from", ErrMoves)
+		}
+		return f, nil
+	}
+	b, err := position.FromFEN(*opts.Start)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	sp := spOf(b.Key())
+	if sp >= 0 {
+		b.SetChess960(sp != numbering.StandardSP)
+	}
+	sel := &selection{startKey: b.Key()}
+	root := Root{SP: sp, Start: startFEN(b)}
+	moves, err := playMoves(b, opts.Moves)
+	if err != nil {
+		return nil, err
+	}
+	sel.rootKey, sel.rootPlies = b.Key(), b.MovesPlayed()
+	root.Moves, root.FEN, root.Plies = moves, startFEN(b), sel.rootPlies
+	f.sel = sel
+	f.addTree(newTree(root, b, f.depth))
+	return f, nil
+}
+
+// playMoves plays the SAN moves of text on b and returns them written
+// again with move numbers.
+func playMoves(b *position.Board, text string) (string, error) {
+	var sc pgn.MovetextScanner
+	sc.Reset([]byte(text), 1)
+	var line []byte
+	for sc.Next() {
+		if sc.Kind() != pgn.TokenMove || sc.Depth() > 0 {
+			continue
+		}
+		tok := string(sc.Token().Text)
+		m, err := b.ParseMove(tok)
+		if err == nil && m == position.NullMove {
+			err = fmt.Errorf("a null move passes the turn only in analysis")
+		}
+		if err != nil {
+			return "", fmt.Errorf("%w: move %d%s %w", ErrMoves, b.FullMoveNumber(), dots(b.Turn()), err)
+		}
+		line = appendMove(line, b, m, len(line) == 0)
+		b.Push(m)
+	}
+	return string(line), nil
+}
+
+func dots(c position.Color) string {
+	if c == position.Black {
+		return "..."
+	}
+	return "."
+}
+
+// appendMove appends m, a move of b, to a line of moves: with its number
+// before White's moves, and before Black's when it opens the line.
+func appendMove(line []byte, b *position.Board, m position.Move, first bool) []byte {
+	if !first {
+		line = append(line, ' ')
+	}
+	if b.Turn() == position.White || first {
+		line = fmt.Appendf(line, "%d%s ", b.FullMoveNumber(), dots(b.Turn()))
+	}
+	return b.AppendSAN(line, m)
+}
+
+// spKeys are the keys of the 960 start positions, as position.Start sets
+// them up: White to move, every rook free to castle.
+var spKeys = sync.OnceValue(func() map[position.Key]int {
+	keys := make(map[position.Key]int, numbering.Count)
+	for sp := range numbering.Count {
+		b, err := position.Start(sp)
+		if err != nil {
+			panic(fmt.Sprintf("tree: start position %d: %v", sp, err))
+		}
+		keys[b.Key()] = sp
+	}
+	return keys
+})
+
+// spOf returns the SP whose start position has key k, -1 for none.
+func spOf(k position.Key) int {
+	if sp, ok := spKeys()[k]; ok {
+		return sp
+	}
+	return -1
+}
+
+// Depth returns the number of plies the trees hold below their roots.
+func (f *Forest) Depth() int { return f.depth }
+
+// Len returns the number of positions in all trees.
+func (f *Forest) Len() int { return f.nodes }
+
+// Trees returns the trees, by SP (trees of other starts last), then by
+// start and root position.
+func (f *Forest) Trees() []*Tree {
+	ts := slices.Clone(f.trees)
+	slices.SortStableFunc(ts, func(a, b *Tree) int {
+		ka, kb := a.root.SP, b.root.SP
+		if ka < 0 {
+			ka = numbering.Count
+		}
+		if kb < 0 {
+			kb = numbering.Count
+		}
+		return cmp.Or(cmp.Compare(ka, kb), strings.Compare(a.root.Start, b.root.Start), strings.Compare(a.root.FEN, b.root.FEN))
+	})
+	return ts
+}
+
+// String returns the summary line's part about the trees: the Summary
+// with the number of trees and positions.
+func (f *Forest) String() string { return f.Summary.string(len(f.trees), f.nodes) }
+
+func (f *Forest) addTree(t *Tree) int {
+	f.trees = append(f.trees, t)
+	f.byRoot[t.rootKey] = len(f.trees) - 1
+	f.nodes += t.Len()
+	return len(f.trees) - 1
+}
+
+// treeFor returns the tree rooted at k, adding the tree of SP sp when
+// there is none.
+func (f *Forest) treeFor(k position.Key, sp int) (*Tree, error) {
+	if i, ok := f.byRoot[k]; ok {
+		return f.trees[i], nil
+	}
+	if f.sel != nil || sp < 0 {
+		return nil, fmt.Errorf("no tree for the line's first position")
+	}
+	b, err := position.Start(sp)
+	if err != nil {
+		return nil, err
+	}
+	s := startFEN(b)
+	t := newTree(Root{SP: sp, Start: s, FEN: s}, b, f.depth)
+	if t.rootKey != k {
+		return nil, fmt.Errorf("the line's first position is not the start position of SP %d", sp)
+	}
+	return f.trees[f.addTree(t)], nil
+}
+
+// Add adds the game of line l to the tree its first position is the root
+// of; SP is the line's Chess960 array, which names the tree to add when
+// there is none yet (-1 for none). It fails when no tree has that root
+// and none can be added for it.
+func (f *Forest) Add(l *Line, sp int) error {
+	if len(l.Steps) == 0 {
+		return fmt.Errorf("adding a line with no position")
+	}
+	t, err := f.treeFor(l.Steps[0].Key, sp)
+	if err != nil {
+		return err
+	}
+	before := t.Len()
+	t.Add(l)
+	f.nodes += t.Len() - before
+	f.Summary.Games++
+	if f.maxNodes > 0 && f.nodes > f.maxNodes {
+		f.prune(f.maxNodes * 3 / 4)
+	}
+	return nil
+}
+
+// Merge adds the trees, summary and totals of o to f. Trees with the same
+// root are added up; the others are added as they are. The depths must
+// be equal.
+func (f *Forest) Merge(o *Forest) error {
+	if o.depth != f.depth {
+		return fmt.Errorf("%w: merging trees of %d plies into trees of %d", ErrDepth, o.depth, f.depth)
+	}
+	for _, ot := range o.trees {
+		i, ok := f.byRoot[ot.rootKey]
+		if !ok {
+			i = f.addTree(newTree(ot.root, &ot.board, f.depth))
+		}
+		t := f.trees[i]
+		before := t.Len()
+		if err := t.Merge(ot); err != nil {
+			return err
+		}
+		f.nodes += t.Len() - before
+	}
+	f.Summary.merge(&o.Summary)
+	f.Totals.Merge(&o.Totals)
+	for i := range f.sps {
+		f.sps[i] |= o.sps[i]
+	}
+	return nil
+}
+
+// markSP records a Chess960 game's SP for the documents' totals.
+func (f *Forest) markSP(sp int) {
+	if sp >= 0 && sp < numbering.Count {
+		f.sps[sp/64] |= 1 << (sp % 64)
+	}
+}
+
+// prune drops the least-played leaves of all trees until at most target
+// positions are left, or only roots.
+func (f *Forest) prune(target int) {
+	type leaf struct {
+		tree, node int32
+		games      uint32
+	}
+	var leaves []leaf
+	for f.nodes > target {
+		leaves = leaves[:0]
+		for ti, t := range f.trees {
+			for i := 1; i < len(t.nodes); i++ {
+				if len(t.nodes[i].moves) == 0 {
+					leaves = append(leaves, leaf{int32(ti), int32(i), t.nodes[i].games})
+				}
+			}
+		}
+		if len(leaves) == 0 {
+			return
+		}
+		// The newest of equally played leaves go first: the older ones
+		// have had more games' chances to be played again.
+		slices.SortFunc(leaves, func(a, b leaf) int {
+			return cmp.Or(cmp.Compare(a.games, b.games), cmp.Compare(b.node, a.node), cmp.Compare(a.tree, b.tree))
+		})
+		leaves = leaves[:min(len(leaves), f.nodes-target)]
+		dead := make([][]bool, len(f.trees))
+		for _, l := range leaves {
+			if dead[l.tree] == nil {
+				dead[l.tree] = make([]bool, len(f.trees[l.tree].nodes))
+			}
+			dead[l.tree][l.node] = true
+		}
+		for ti, d := range dead {
+			if d != nil {
+				f.trees[ti].remove(d)
+			}
+		}
+		f.nodes -= len(leaves)
+		f.Summary.Pruned += int64(len(leaves))
+	}
+}
+
+// remove drops the nodes marked dead, and the moves leading to them.
+func (t *Tree) remove(dead []bool) {
+	remap := make([]int32, len(t.nodes))
+	j := int32(0)
+	for i := range t.nodes {
+		if dead[i] {
+			remap[i] = -1
+			continue
+		}
+		remap[i] = j
+		t.nodes[j] = t.nodes[i]
+		j++
+	}
+	clear(t.nodes[j:])
+	t.nodes = t.nodes[:j]
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		n.moves = slices.DeleteFunc(n.moves, func(e edge) bool { return remap[e.child] < 0 })
+		for k := range n.moves {
+			n.moves[k].child = remap[n.moves[k].child]
+		}
+	}
+	for k, v := range t.index {
+		if remap[v] < 0 {
+			delete(t.index, k)
+		} else {
+			t.index[k] = remap[v]
+		}
+	}
+}
+
+// Fate is what a Walker did with a game.
+type Fate uint8
+
+// The fates of a game.
+const (
+	// Added: the game's line is ready to add.
+	Added Fate = iota
+	// OtherStart: the game starts from a position with no tree.
+	OtherStart
+	// NotReached: the game never reached the root position.
+	NotReached
+)
+
+// Walker replays the openings of games for a Forest: one per goroutine,
+// since it keeps a board. It only reads the Forest's options, which do
+// not change, so walkers may run beside the goroutine adding to it.
+type Walker struct {
+	depth int
+	sel   *selection
+	board position.Board
+	scan  pgn.MovetextScanner
+}
+
+// NewWalker returns a Walker for the forest's trees.
+func (f *Forest) NewWalker() *Walker {
+	return &Walker{depth: f.depth, sel: f.sel}
+}
+
+// standard is the standard start, for games without a FEN tag.
+var standard = func() fen.Position {
+	r, _ := numbering.FromSP(numbering.StandardSP)
+	return fen.StartPosition(r, r)
+}()
+
+// nullMove is why a null move fails: a game cannot pass the turn.
+const nullMove = "a null move can stand in a variation, not in the game"
+
+// Walk replays the opening of game g, whose class c is what
+// startpos.Classify says of it, and fills in l with the positions from
+// the root on (a new Steps slice, which the line keeps), the result, the
+// ratings and the date. It returns what it made of the game, whether a
+// move of the plies it looked at could not be read or played (the line
+// then ends before it), and that problem, as package replay words it.
+// sp is the game's Chess960 array, -1 for none.
+func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp int, failed bool, problems []*pgn.ParseError) {
+	*l = Line{}
+	sp = -1
+	if s, ok := c.Start.SP(); ok {
+		sp = s
+	}
+	if !c.Counted || c.Start.Kind == startpos.Unknown || (w.sel == nil && sp < 0) {
+		return OtherStart, sp, false, nil
+	}
+	p := standard
+	if c.Start.FEN >= 0 {
+		var err error
+		if p, err = fen.ParseBytes(g.Tags[c.Start.FEN].Value); err != nil {
+			return OtherStart, sp, false, nil
+		}
+	}
+	b := &w.board
+	if err := b.SetPosition(p); err != nil {
+		line := g.Line
+		if c.Start.FEN >= 0 {
+			line = g.Tags[c.Start.FEN].Line
+		}
+		return OtherStart, sp, false, []*pgn.ParseError{replay.Problem(g, line, replay.GameError{Err: fmt.Errorf("%w: %w", startpos.ErrFEN, err)})}
+	}
+	b.SetChess960(!(c.Start.Kind == startpos.Chess960 && sp == numbering.StandardSP))
+	k := b.Key()
+	var root position.Key
+	limit := w.depth
+	if w.sel == nil {
+		if spOf(k) != sp {
+			return OtherStart, sp, false, nil
+		}
+		root = k
+	} else {
+		if k != w.sel.startKey {
+			return OtherStart, sp, false, nil
+		}
+		root = w.sel.rootKey
+		limit += w.sel.rootPlies
+	}
+	recording := k == root
+	if recording {
+		l.Steps = append(make([]Step, 0, w.depth+1), Step{Key: k})
+	}
+	w.scan.Reset(g.Movetext(), g.MovetextLine())
+	for ply := 0; w.scan.Next(); {
+		if w.scan.Kind() != pgn.TokenMove || w.scan.Depth() > 0 {
+			continue
+		}
+		if (recording && len(l.Steps) > w.depth) || (!recording && ply >= limit) {
+			break
+		}
+		tok := w.scan.Token()
+		m, err := b.ParseMove(string(tok.Text))
+		if err == nil && m == position.NullMove {
+			err = &position.MoveError{Kind: position.ErrIllegalMove, Text: string(tok.Text), Reason: nullMove}
+		}
+		if err != nil {
+			problems = append(problems, replay.Problem(g, tok.Line, replay.GameError{Move: b.FullMoveNumber(), BlackMove: b.Turn() == position.Black, Err: err}))
+			failed = true
+			break
+		}
+		b.Push(m)
+		ply++
+		k := b.Key()
+		switch {
+		case recording:
+			l.Steps[len(l.Steps)-1].Move = m
+			l.Steps = append(l.Steps, Step{Key: k})
+		case k == root:
+			recording = true
+			l.Steps = append(make([]Step, 0, w.depth+1), Step{Key: k})
+		}
+	}
+	if !recording {
+		return NotReached, sp, failed, problems
+	}
+	describe(g, l)
+	return Added, sp, failed, problems
+}
+
+// describe fills in the line's result, ratings and date from the game's
+// tags: the Result tag when it holds a result, else the movetext's
+// closing marker, as package stats counts; ratings from 1 to
+// stats.MaxElo; the Date tag, or UTCDate.
+func describe(g *pgn.Game, l *Line) {
+	tag, hasTag := fields.Result(g)
+	o, ok := stats.ParseResult(tag)
+	if (!hasTag || !ok) && !g.Partial {
+		if marker, _ := g.Termination(); marker != nil {
+			o, _ = stats.ParseResult(bytes.TrimSpace(marker))
+		}
+	}
+	l.Outcome = o
+	rating := func(name string) int {
+		v, _ := g.Tag(name)
+		if r, ok := fields.Rating(v); ok && r <= stats.MaxElo {
+			return r
+		}
+		return 0
+	}
+	l.WhiteElo, l.BlackElo = rating("WhiteElo"), rating("BlackElo")
+	if d, ok := fields.GameDate(g); ok {
+		l.Year = d.Year
+		l.Date = int32(d.Year*10000 + d.Month*100 + d.Day)
+	}
+}
+
+// RunOptions say how Run runs and where its reports go.
+type RunOptions struct {
+	// Jobs is the number of goroutines replaying games; 0 means one per
+	// core.
+	Jobs int
+	// Warn, if set, receives every problem of the input, in input order.
+	Warn func(*pgn.ParseError)
+	// Progress, if set, receives the number of games in each finished
+	// batch.
+	Progress func(games int)
+	// Where, if set, selects the games to add; the others are read and
+	// tallied but not replayed. nil takes every game.
+	Where *where.Expr
+}
+
+// walked is a worker's result for one game.
+type walked struct {
+	line   Line
+	fate   Fate
+	sp     int
+	failed bool
+}
+
+// Run adds every game of r that opts.Where selects to the forest's
+// trees, replaying games on up to opts.Jobs goroutines and adding them in
+// input order on the calling goroutine. It can be called again with the
+// same forest for further inputs.
+func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
+	job := pipeline.Job[walked]{
+		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
+			w := f.NewWalker()
+			return func(it *pipeline.Item[walked], out []byte) []byte {
+				if it.Selected {
+					v := &it.Value
+					var problems []*pgn.ParseError
+					v.fate, v.sp, v.failed, problems = w.Walk(it.Game, &it.Class, &v.line)
+					it.Problems = append(it.Problems, problems...)
+				}
+				return out
+			}
+		},
+		Emit: func(it *pipeline.Item[walked]) error {
+			if sp, ok := it.Class.Start.SP(); ok && it.Class.Counted {
+				f.markSP(sp)
+			}
+			if !it.Selected {
+				return nil
+			}
+			return f.count(&it.Value)
+		},
+	}
+	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
+}
+
+// count adds a worker's result to the forest.
+func (f *Forest) count(v *walked) error {
+	if v.failed {
+		f.Summary.Failed++
+	}
+	switch v.fate {
+	case OtherStart:
+		f.Summary.OtherStart++
+	case NotReached:
+		f.Summary.NotReached++
+	default:
+		return f.Add(&v.line, v.sp)
+	}
+	return nil
+}

@@ -1,0 +1,343 @@
+package tree
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/position"
+	"github.com/frctool/frctool/stats"
+)
+
+// DefaultDepth is the number of plies a tree holds below its root when
+// Options.Depth is 0: twelve plies, six moves each, the length of most
+// opening books' lines.
+const DefaultDepth = 12
+
+// MaxDepth bounds Options.Depth. A tree is about openings; past a few
+// dozen plies nearly every position is met once, and the tree is the
+// archive again, in a costlier form.
+const MaxDepth = 200
+
+// Errors of building and merging trees.
+var (
+	// ErrDepth is an Options.Depth out of range, or a merge of trees of
+	// different depths, whose sum would equal no single run.
+	ErrDepth = errors.New("depth")
+	// ErrMoves is a line of moves (Options.Moves) that cannot be played
+	// from the start position.
+	ErrMoves = errors.New("moves")
+	// ErrStart is a start position that cannot be played from.
+	ErrStart = errors.New("start position")
+)
+
+// Outcome is a game's result, as package stats reads it.
+type Outcome = stats.Outcome
+
+// Results count games by their outcome. Unfinished games (no result, or
+// "*") are counted in Games only.
+type Results struct {
+	Games, WhiteWins, Draws, BlackWins int64
+}
+
+// Finished returns the number of games with a result.
+func (r *Results) Finished() int64 { return r.WhiteWins + r.Draws + r.BlackWins }
+
+// Counts are what the games that played a move add up to. The sums stay
+// raw, so that trees add up exactly; Row derives the averages.
+type Counts struct {
+	Results
+	// EloGames counts the games where the player making the move has a
+	// rating, EloSum adds those ratings.
+	EloGames, EloSum int64
+	// OppGames counts the finished games where the player's opponent has
+	// a rating, OppEloSum adds those ratings, and OppNet is the player's
+	// wins minus losses in them: what the performance rating needs.
+	OppGames, OppEloSum, OppNet int64
+	// YearGames counts the games with a known year, YearSum adds those
+	// years.
+	YearGames, YearSum int64
+	// Last is the latest date played, as YYYYMMDD with 00 for an unknown
+	// month or day, 0 when no game has a date.
+	Last int32
+}
+
+// counts is Counts as a tree stores it, in 64 bytes instead of 104: a
+// tree holds one per move of every position, and counts of games fit in
+// 32 bits (up to 4294967295 games through one move).
+type counts struct {
+	games, whiteWins, draws, blackWins uint32
+	eloGames, oppGames, yearGames      uint32
+	oppNet                             int32
+	eloSum, oppEloSum, yearSum         int64
+	last                               int32
+}
+
+func (c *counts) export() Counts {
+	return Counts{
+		Results:  Results{Games: int64(c.games), WhiteWins: int64(c.whiteWins), Draws: int64(c.draws), BlackWins: int64(c.blackWins)},
+		EloGames: int64(c.eloGames), EloSum: c.eloSum,
+		OppGames: int64(c.oppGames), OppEloSum: c.oppEloSum, OppNet: int64(c.oppNet),
+		YearGames: int64(c.yearGames), YearSum: c.yearSum,
+		Last: c.last,
+	}
+}
+
+func (c *counts) addCounts(o *Counts) {
+	c.games += uint32(o.Games)
+	c.whiteWins += uint32(o.WhiteWins)
+	c.draws += uint32(o.Draws)
+	c.blackWins += uint32(o.BlackWins)
+	c.eloGames += uint32(o.EloGames)
+	c.eloSum += o.EloSum
+	c.oppGames += uint32(o.OppGames)
+	c.oppEloSum += o.OppEloSum
+	c.oppNet += int32(o.OppNet)
+	c.yearGames += uint32(o.YearGames)
+	c.yearSum += o.YearSum
+	c.last = max(c.last, o.Last)
+}
+
+// addGame counts one game of the line l through the move, made by the
+// side mover.
+func (c *counts) addGame(l *Line, mover position.Color) {
+	c.games++
+	me, opp := l.WhiteElo, l.BlackElo
+	if mover == position.Black {
+		me, opp = opp, me
+	}
+	net := int32(0)
+	switch l.Outcome {
+	case stats.WhiteWin:
+		c.whiteWins++
+		net = 1
+	case stats.Draw:
+		c.draws++
+	case stats.BlackWin:
+		c.blackWins++
+		net = -1
+	}
+	if mover == position.Black {
+		net = -net
+	}
+	if me > 0 {
+		c.eloGames++
+		c.eloSum += int64(me)
+	}
+	if opp > 0 && l.Outcome != stats.Unfinished {
+		c.oppGames++
+		c.oppEloSum += int64(opp)
+		c.oppNet += net
+	}
+	if l.Year > 0 {
+		c.yearGames++
+		c.yearSum += int64(l.Year)
+	}
+	c.last = max(c.last, l.Date)
+}
+
+// node is a position of the tree.
+type node struct {
+	games, whiteWins, draws, blackWins uint32
+	moves                              []edge
+}
+
+// edge is a move from a node, and the node it leads to.
+type edge struct {
+	move  position.Move
+	child int32
+	counts
+}
+
+func (n *node) results() Results {
+	return Results{Games: int64(n.games), WhiteWins: int64(n.whiteWins), Draws: int64(n.draws), BlackWins: int64(n.blackWins)}
+}
+
+func (n *node) addResults(r *Results) {
+	n.games += uint32(r.Games)
+	n.whiteWins += uint32(r.WhiteWins)
+	n.draws += uint32(r.Draws)
+	n.blackWins += uint32(r.BlackWins)
+}
+
+func (n *node) addGame(o Outcome) {
+	n.games++
+	switch o {
+	case stats.WhiteWin:
+		n.whiteWins++
+	case stats.Draw:
+		n.draws++
+	case stats.BlackWin:
+		n.blackWins++
+	}
+}
+
+// edge returns the move m of n, adding it when it is new.
+func (n *node) edge(m position.Move, child int32) *edge {
+	for i := range n.moves {
+		if n.moves[i].move == m {
+			return &n.moves[i]
+		}
+	}
+	n.moves = append(n.moves, edge{move: m, child: child})
+	return &n.moves[len(n.moves)-1]
+}
+
+// Root says where a tree starts.
+type Root struct {
+	// SP is the Scharnagl number of the start array, -1 when the start
+	// is not a Chess960 array (a DFRC pair or another position).
+	SP int
+	// Start is the start position as a FEN, Shredder-FEN castling.
+	Start string
+	// Moves are the moves from Start to the root, in SAN with move
+	// numbers ("1. e4 e5"), "" when the tree starts at Start.
+	Moves string
+	// FEN is the root position, Start when there are no Moves.
+	FEN string
+	// Plies is the number of plies from Start to the root.
+	Plies int
+}
+
+// Tree is the opening tree of the games from one start position: the
+// positions they reached within Depth plies of the root, and the moves
+// they played from each. The zero Tree is not usable; trees come from a
+// Forest. A Tree is not safe for concurrent use.
+type Tree struct {
+	root     Root
+	board    position.Board // the root position, for walking the tree
+	rootKey  position.Key
+	depth    int
+	index    map[position.Key]int32
+	nodes    []node
+	chess960 bool
+	// seen are the nodes and moves the game being added has passed
+	// through already, so that a repetition counts once.
+	seenNodes []int32
+	seenMoves []seenMove
+}
+
+type seenMove struct {
+	node int32
+	move position.Move
+}
+
+// newTree returns an empty tree rooted at the position on b, which it
+// copies.
+func newTree(root Root, b *position.Board, depth int) *Tree {
+	t := &Tree{root: root, depth: depth, index: map[position.Key]int32{}, chess960: b.Chess960()}
+	t.board.SetPosition(b.Position())
+	// The root keeps the start's en passant square even when the FEN
+	// above drops it (no capture possible): it is what keys the root.
+	t.rootKey = b.Key()
+	t.board.SetChess960(t.chess960)
+	t.node(t.rootKey)
+	return t
+}
+
+// Root returns where the tree starts.
+func (t *Tree) Root() Root { return t.root }
+
+// Depth returns the number of plies the tree holds below its root.
+func (t *Tree) Depth() int { return t.depth }
+
+// Len returns the number of positions in the tree, the root included.
+func (t *Tree) Len() int { return len(t.nodes) }
+
+// Games returns the number of games the tree holds: those that reached
+// its root.
+func (t *Tree) Games() int64 { return int64(t.nodes[0].games) }
+
+// node returns the index of the node of k, adding it when it is new.
+func (t *Tree) node(k position.Key) int32 {
+	if i, ok := t.index[k]; ok {
+		return i
+	}
+	i := int32(len(t.nodes))
+	t.index[k] = i
+	t.nodes = append(t.nodes, node{})
+	return i
+}
+
+// Step is one position of a line and the move played from it.
+type Step struct {
+	Key  position.Key
+	Move position.Move // position.NullMove for the line's last position
+}
+
+// Line is what a tree needs of one game: the positions it went through
+// from the tree's root, the moves between them, and the game's result,
+// ratings and date.
+type Line struct {
+	// Steps are the positions from the root on, each with the move
+	// played from it; the last one's Move is position.NullMove.
+	Steps []Step
+	// Outcome is the game's result.
+	Outcome Outcome
+	// WhiteElo and BlackElo are the players' ratings, 0 when unknown.
+	WhiteElo, BlackElo int
+	// Year is the year the game was played, 0 when unknown; Date is its
+	// date as YYYYMMDD, with 00 for an unknown month or day.
+	Year int
+	Date int32
+}
+
+// Add adds the game of line l, whose Steps begin with the tree's root. A
+// position the line passes through twice, and a move it plays twice from
+// one position, count once. Steps past the tree's depth are left out.
+func (t *Tree) Add(l *Line) {
+	steps := l.Steps
+	if len(steps) > t.depth+1 {
+		steps = steps[:t.depth+1]
+	}
+	t.seenNodes, t.seenMoves = t.seenNodes[:0], t.seenMoves[:0]
+	prev := int32(-1)
+	for i := range steps {
+		s := &steps[i]
+		at := t.node(s.Key)
+		if !slices.Contains(t.seenNodes, at) {
+			t.seenNodes = append(t.seenNodes, at)
+			t.nodes[at].addGame(l.Outcome)
+		}
+		if prev >= 0 {
+			m := steps[i-1].Move
+			if sm := (seenMove{prev, m}); !slices.Contains(t.seenMoves, sm) {
+				t.seenMoves = append(t.seenMoves, sm)
+				t.nodes[prev].edge(m, at).addGame(l, steps[i-1].Key.Turn())
+			}
+		}
+		prev = at
+	}
+}
+
+// Merge adds the counts of o, a tree with the same root and depth, to t.
+func (t *Tree) Merge(o *Tree) error {
+	if o.rootKey != t.rootKey {
+		return fmt.Errorf("merging trees of two roots: %s and %s", t.root.FEN, o.root.FEN)
+	}
+	if o.depth != t.depth {
+		return fmt.Errorf("%w: merging a tree of %d plies into one of %d", ErrDepth, o.depth, t.depth)
+	}
+	keys := make([]position.Key, len(o.nodes))
+	for k, i := range o.index {
+		keys[i] = k
+	}
+	for i := range o.nodes {
+		on := &o.nodes[i]
+		at := t.node(keys[i])
+		r := on.results()
+		t.nodes[at].addResults(&r)
+		for j := range on.moves {
+			e := &on.moves[j]
+			child := t.node(keys[e.child])
+			c := e.counts.export()
+			t.nodes[at].edge(e.move, child).addCounts(&c)
+		}
+	}
+	return nil
+}
+
+// startFEN returns the FEN of b for Root, Shredder castling: the one
+// notation that names every Chess960 castling rook unambiguously.
+func startFEN(b *position.Board) string { return b.FEN(fen.Shredder) }
