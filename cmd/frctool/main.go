@@ -165,6 +165,7 @@ func commands() []*cli.Command {
 		showCommand(),
 		annotateCommand(),
 		statsCommand(),
+		treeCommand(),
 		filterCommand(),
 		splitCommand(),
 		dedupCommand(),
