@@ -38,7 +38,7 @@ func TestTreeOutputs(t *testing.T) {
 				"443    0                    e4        4           2      1           0  0.8333     0.3100      0.9823     0.3333     2100         2300    2022.3  2024.01.10\n",
 				"443    3  1. e4 O-O 2. O-O  e5        2           1      0           1  0.5000",
 			},
-			not:  []string{"Nb3"},
+			not: []string{"Nb3"},
 		},
 		{
 			name: "json by the output's name",
