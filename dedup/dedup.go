@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"runtime"
 
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
@@ -59,8 +60,11 @@ import (
 var (
 	// ErrKey is the error of ParseKey for a name that is no Key.
 	ErrKey = errors.New("unknown key")
-	// ErrOrder is returned by Index after Run, or without Options.Prefix.
+	// ErrOrder is returned by Index after Run or Close, or without
+	// Options.Prefix.
 	ErrOrder = errors.New("dedup: Index reads the inputs before Run, and only to find prefixes")
+	// ErrClosed is returned by Run after Close.
+	ErrClosed = errors.New("dedup: Run after Close")
 )
 
 // Options say what makes two games one.
@@ -119,9 +123,10 @@ type Deduper struct {
 	out, dups io.Writer
 	opts      Options
 	seeds     [2]maphash.Seed
-	table     table
+	table     *table
 
 	ran     bool
+	closed  bool
 	last    int    // destination of the last game; -1 before the first
 	pending []byte // bytes before the first game
 	sum     Summary
@@ -135,7 +140,11 @@ const (
 // New returns a Deduper writing the first occurrences to out and the
 // duplicates to dups, which may be nil to discard them.
 func New(out, dups io.Writer, opts Options) *Deduper {
-	return &Deduper{out: out, dups: dups, opts: opts, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, last: -1}
+	d := &Deduper{out: out, dups: dups, opts: opts, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, table: new(table), last: -1}
+	// The table lives outside the Go heap (see allocSlots): a Deduper
+	// dropped without Close gives it back when collected.
+	runtime.AddCleanup(d, (*table).free, d.table)
+	return d
 }
 
 func (d *Deduper) job(emit func(*pipeline.Item[gameKey]) error) pipeline.Job[gameKey] {
@@ -152,7 +161,7 @@ func (d *Deduper) job(emit func(*pipeline.Item[gameKey]) error) pipeline.Job[gam
 // same order. Index writes nothing and reports no problems (Run reports
 // them); opts.Warn is not called.
 func (d *Deduper) Index(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
-	if d.ran || !d.opts.Prefix {
+	if d.ran || d.closed || !d.opts.Prefix {
 		return ErrOrder
 	}
 	opts.Warn = nil
@@ -190,6 +199,9 @@ func (d *Deduper) mark(probes []byte) {
 // duplicates, computing keys on up to opts.Jobs goroutines while keeping
 // the input's order. Call it once per input, then Close.
 func (d *Deduper) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
+	if d.closed {
+		return ErrClosed
+	}
 	d.ran = true
 	return pipeline.Run(ctx, r, pipeline.Options(opts), d.job(d.route), &d.sum.Tally)
 }
@@ -256,9 +268,16 @@ func (d *Deduper) write(dest int, b []byte) error {
 	return nil
 }
 
-// Close writes what is still held back: the blank text of a run that had
-// no game, which goes to the output. It does not close the writers.
+// Close ends the run: it writes what is still held back (the blank text
+// of a run that had no game, which goes to the output) and lets go of the
+// keys. It does not close the writers.
 func (d *Deduper) Close() error {
+	if d.closed {
+		return nil
+	}
+	d.sum.Keys, d.sum.TableBytes = d.table.keys, d.table.bytes()
+	d.closed = true
+	d.table.free()
 	if len(d.pending) == 0 {
 		return nil
 	}
@@ -270,7 +289,8 @@ func (d *Deduper) Close() error {
 // Summary returns the counts so far.
 func (d *Deduper) Summary() Summary {
 	s := d.sum
-	s.Keys = d.table.keys
-	s.TableBytes = d.table.bytes()
+	if !d.closed {
+		s.Keys, s.TableBytes = d.table.keys, d.table.bytes()
+	}
 	return s
 }

@@ -109,6 +109,7 @@ type keyer struct {
 	s      pgn.MovetextScanner
 	norm   [64]byte
 	varint [binary.MaxVarintLen64]byte
+	buf    []byte // bytes written and not yet hashed
 }
 
 func newKeyer(kind Key, prefix bool, seeds *[2]maphash.Seed) *keyer {
@@ -118,14 +119,26 @@ func newKeyer(kind Key, prefix bool, seeds *[2]maphash.Seed) *keyer {
 	return k
 }
 
+// write adds b to what is hashed. Bytes are gathered and handed to the
+// hashes in blocks: two calls per move would cost more than the hashing.
 func (k *keyer) write(b []byte) {
-	k.h[0].Write(b)
-	k.h[1].Write(b)
+	k.buf = append(k.buf, b...)
+	if len(k.buf) >= flushSize {
+		k.flush()
+	}
 }
 
 func (k *keyer) writeByte(c byte) {
-	k.h[0].WriteByte(c)
-	k.h[1].WriteByte(c)
+	k.buf = append(k.buf, c)
+}
+
+// flushSize bounds a worker's gathered bytes, however large the game.
+const flushSize = 4 << 10
+
+func (k *keyer) flush() {
+	k.h[0].Write(k.buf)
+	k.h[1].Write(k.buf)
+	k.buf = k.buf[:0]
 }
 
 // field writes b preceded by its length, so that no two sequences of
@@ -135,9 +148,14 @@ func (k *keyer) field(b []byte) {
 	k.write(b)
 }
 
-func (k *keyer) sum() [2]uint64 { return [2]uint64{k.h[0].Sum64(), k.h[1].Sum64()} }
+// sum returns the hash of everything written since reset.
+func (k *keyer) sum() [2]uint64 {
+	k.flush()
+	return [2]uint64{k.h[0].Sum64(), k.h[1].Sum64()}
+}
 
 func (k *keyer) reset() {
+	k.buf = k.buf[:0]
 	k.h[0].Reset()
 	k.h[1].Reset()
 }

@@ -13,7 +13,13 @@ const (
 
 // shards splits the table so that growing moves one shard at a time: the
 // table never holds an old and a new copy of all its entries at once.
-const shards = 256
+const (
+	shardBits = 5
+	shards    = 1 << shardBits
+)
+
+// mapMin is the size from which slots are mapped (see allocSlots).
+const mapMin = 64 << 10
 
 // maxLoad and growth keep each shard between 64 % and 80 % full once it
 // has grown: 20 to 25 bytes per key. Linear probing stays short at 80 %.
@@ -52,7 +58,7 @@ func (s *shard) home(k [2]uint64) int {
 
 // find returns the entry of k, or nil. k must be normalized.
 func (t *table) find(k [2]uint64) *[2]uint64 {
-	s := &t.shard[k[1]>>56]
+	s := &t.shard[k[1]>>(64-shardBits)]
 	if len(s.slots) == 0 {
 		return nil
 	}
@@ -73,7 +79,7 @@ func (t *table) find(k [2]uint64) *[2]uint64 {
 // insert returns the entry of k, adding it with no flags when absent. k
 // must be normalized.
 func (t *table) insert(k [2]uint64) *[2]uint64 {
-	s := &t.shard[k[1]>>56]
+	s := &t.shard[k[1]>>(64-shardBits)]
 	if (s.n+1)*maxLoadDen > len(s.slots)*maxLoadNum {
 		s.grow()
 	}
@@ -97,7 +103,8 @@ func (t *table) insert(k [2]uint64) *[2]uint64 {
 func (s *shard) grow() {
 	size := max(len(s.slots)*growNum/growDen, firstSize)
 	old := s.slots
-	s.slots = make([][2]uint64, size)
+	s.slots = allocSlots(size)
+	defer freeSlots(old)
 	for _, e := range old {
 		if e[0] == 0 && e[1] == 0 {
 			continue
@@ -112,6 +119,15 @@ func (s *shard) grow() {
 			}
 		}
 	}
+}
+
+// free gives the table's memory back; the table is then empty.
+func (t *table) free() {
+	for i := range t.shard {
+		freeSlots(t.shard[i].slots)
+		t.shard[i] = shard{}
+	}
+	t.keys = 0
 }
 
 // bytes is the memory the table holds.
