@@ -252,7 +252,7 @@ func (s *Splitter) FileName(class int) string { return s.names[class] }
 // ErrCutShort names it and its line.
 func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
 	s.holding = true
-	err := s.rt.run(ctx, r, opts, s, func(d int) bool { return d < numbering.Count })
+	err := s.rt.run(ctx, r, opts, s, func(d int) bool { return d >= 0 && d < numbering.Count })
 	s.holding = false
 	if len(s.held) == 0 {
 		return err

@@ -37,6 +37,11 @@ whole selection. A DFRC game has no single SP: it never matches --sp, --fritz9
 or --rank, even when one side has that back rank; select it with --dfrc. A game
 without a FEN tag is standard chess (SP 518).
 
+` + selectionHelp + `
+
+A game is selected when it matches both the position flags and the tags;
+--invert takes the complement of that.
+
 --rejects FILE receives every other game, so that the output followed by the
 rejects is the input, game for game and byte for byte. Bytes between games go
 with the game before them; blank text before the first game goes with the first
@@ -44,7 +49,8 @@ game. The summary line gives the games read and selected.`,
 			"frctool filter --sp 518 tcec.pgn > standard.pgn",
 			"frctool filter --exclude-standard --rejects standard.pgn.gz archive.pgn.zst -o chess960.pgn",
 			"frctool filter --fritz9 1-100 --rank tsldklst --rank BBQNNRKR games.pgn",
-			"frctool filter --dfrc --other --invert games.pgn   # only games with one SP"),
+			"frctool filter --dfrc --other --invert games.pgn   # only games with one SP",
+			"frctool filter --exclude-standard --where 'WhiteElo >= 2400 and Event ~ \"(?i)freestyle\"' games.pgn"),
 		Flags: append([]cli.Flag{
 			outputFlag(),
 			// Slice flags are made anew for every command: they keep

@@ -35,10 +35,15 @@ open at once (64 being written, 8 being created), fewer under a lower open-file
 limit: files are closed and reopened for appending as needed, so every game is
 written whatever the limit. When an input cannot be read to its end, the game
 cut short by the error goes to incomplete.pgn in DIR, with a warning. The
-summary line gives the games read and the files written.`,
+summary line gives the games read and the files written.
+
+` + selectionHelp + `
+
+Only the selected games are written; the summary line counts the others.`,
 			"frctool split --by sp -o by-sp tcec.pgn",
 			"frctool split --by fritz9 -o by-fritz9 --pattern 'f9_%d.pgn.gz' archive.pgn.zst",
-			"frctool split --by sp -o by-sp --append more-games.pgn"),
+			"frctool split --by sp -o by-sp --append more-games.pgn",
+			"frctool split --speed blitz --since 2024 -o blitz-2024 lichess.pgn.zst"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "by", Usage: "number the files by `SCHEME`: sp (Scharnagl, 0..959) or fritz9 (1..960)", Value: "sp"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the files into `DIR`", Value: "."},

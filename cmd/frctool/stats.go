@@ -28,12 +28,32 @@ func statsCommand() *cli.Command {
 Chess960 start position that occurs (--all: all 960), keyed by Scharnagl SP:
   sp, fritz9, rank, games, white_wins, draws, black_wins, unfinished,
   white_score, draw_rate, score_low, score_high, avg_plies, avg_white_elo,
-  avg_black_elo
+  avg_black_elo, rated_games, expected_score, score_vs_expected,
+  vs_expected_low, vs_expected_high, p_value, significant
 white_score is (white_wins + draws/2) / finished games and draw_rate is
 draws / finished games (finished: 1-0, 0-1, 1/2-1/2). score_low..score_high is
 the 95% Wilson score interval of white_score: it stays within 0..1, is not
 empty at 0 or 1, and spans most of 0..1 for a single game. Empty cells (null
 in JSON) have nothing to be derived from: no finished game, no rating.
+
+Rated games are the finished games with both ratings. expected_score is the
+mean of White's Elo expectation 1 / (1 + 10^(-(WhiteElo - BlackElo)/400)) over
+them, score_vs_expected White's mean score minus it, with its 95% interval
+vs_expected_low..vs_expected_high: above 0, the position helped White more than
+the ratings predict. p_value tests whether a position's games score differently
+from the other games of its group (Welch's z test on White's score, or on the
+score minus the expectation when at least 90% of the group's finished games are
+rated; positions with fewer than 10 such games on either side are not tested).
+significant is true when the row stays significant after the Benjamini-Hochberg
+correction over all rows at the false discovery rate --fdr (5%), and the summary
+line says how many do: "N of M positions differ from the mean at FDR 5%".
+
+--group-by FIELD[,FIELD] gives each group of games with equal values of the
+fields its own rows, with the fields as the first columns: a tag as spelled in
+the PGN (Event, TimeControl) or a derived field (speed, year, elo_band: the
+mean rating rounded down to a multiple of 200, ...); games without a value form
+a group of their own. Sorting, --min-games and the tests work within each
+group; the chart draws a panel per group and the page has a group menu.
 
 The Result tag gives the result when it holds 1-0, 0-1, 1/2-1/2 or *; the
 movetext's closing marker is used only when the tag is missing or holds
@@ -51,10 +71,16 @@ json is one document, {"rows": [...], "totals": {...}}, whose rows also carry
 the raw sums; --merge reads such documents instead of PGN and adds them up,
 giving exactly what one run over all their games gives. That is how a huge
 archive is split over cores or machines: count each part with --format json,
-then merge the parts.`,
+then merge the parts. Grouped documents merge group by group.
+
+` + selectionHelp + `
+
+Only the selected games enter the rows; the summary line counts every game
+read and the games selected.`,
 			"frctool stats tcec.pgn.zst",
 			"frctool stats --sort score --min-games 20 --chart score.svg --html stats.html archive.pgn",
 			"frctool stats --by fritz9 --format markdown --dfrc games/*.pgn > stats.md",
+			"frctool stats --speed blitz,rapid --min-elo 2000 --group-by speed --sort vs-expected lichess.pgn.zst",
 			"ls parts/*.pgn.zst | parallel frctool stats -q --dfrc --format json {} -o {.}.json\n"+
 				"   frctool stats --merge --dfrc parts/*.json --sort games"),
 		Flags: append([]cli.Flag{
