@@ -37,7 +37,7 @@ whole selection. A DFRC game has no single SP: it never matches --sp, --fritz9
 or --rank, even when one side has that back rank; select it with --dfrc. A game
 without a FEN tag is standard chess (SP 518).
 
-` + selectionHelp + `
+`+selectionHelp+`
 
 A game is selected when it matches both the position flags and the tags;
 --invert takes the complement of that.

@@ -37,7 +37,7 @@ written whatever the limit. When an input cannot be read to its end, the game
 cut short by the error goes to incomplete.pgn in DIR, with a warning. The
 summary line gives the games read and the files written.
 
-` + selectionHelp + `
+`+selectionHelp+`
 
 Only the selected games are written; the summary line counts the others.`,
 			"frctool split --by sp -o by-sp tcec.pgn",

@@ -73,7 +73,7 @@ giving exactly what one run over all their games gives. That is how a huge
 archive is split over cores or machines: count each part with --format json,
 then merge the parts. Grouped documents merge group by group.
 
-` + selectionHelp + `
+`+selectionHelp+`
 
 Only the selected games enter the rows; the summary line counts every game
 read and the games selected.`,
