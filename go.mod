@@ -3,6 +3,7 @@ module github.com/frctool/frctool
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/corentings/chess/v2 v2.6.0
 	github.com/dsnet/compress v0.0.1
 	github.com/jedib0t/go-pretty/v6 v6.8.3
@@ -20,6 +21,8 @@ require (
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/andybalholm/brotli v1.1.1 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mattn/go-runewidth v0.0.16 // indirect

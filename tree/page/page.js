@@ -108,12 +108,16 @@
     if (!path.length) start.className = "current";
     start.onclick = () => go(0);
     p.appendChild(start);
-    path.forEach((step, i) => {
+    // The moves taken back stay on the path, after the current one, so
+    // that a click on one plays forward to it.
+    const line = path.concat(future.slice().reverse());
+    line.forEach((step, i) => {
       p.appendChild(document.createTextNode(" "));
       const a = document.createElement("a");
       a.textContent = moveLabel(nodes[step.from].fen, step.move.move, i === 0);
       a.dataset.ply = String(i + 1);
       if (i === path.length - 1) a.className = "current";
+      else if (i >= path.length) a.className = "future";
       a.onclick = () => go(i + 1);
       p.appendChild(a);
     });
@@ -161,7 +165,7 @@
       }
       bar.appendChild(res);
       cell(pct(m.score));
-      cell(m.score_low === null ? "" : pct(m.score_low) + " \u2013 " + pct(m.score_high));
+      cell(m.score_low === null ? "" : Math.round(100 * m.score_low) + "\u2013" + Math.round(100 * m.score_high) + "%");
       cell(pct(m.draw_rate));
       cell(num(m.avg_elo, 0));
       cell(num(m.performance, 0));
