@@ -9,15 +9,20 @@ import (
 // Test is the statistical test that gave a row its p-value.
 type Test uint8
 
-// The tests. Each compares the mean of a per-game quantity over the row's
-// games with its mean over the other games of the same table (the SP table
-// or the DFRC table) and group, by Welch's two-sample z statistic
+// The tests. Each compares the mean m₁ of a per-game quantity over the
+// row's n₁ games with its mean m₂ over the n₂ other games of the same
+// table (the SP table or the DFRC table) and group, by the two-sample z
+// statistic
 //
-//	z = (m₁ − m₂) / √(s₁²/n₁ + s₂²/n₂)
+//	z = (m₁ − m₂) / √(s²·(1/n₁ + 1/n₂))
 //
-// with the sample variances of the games, and the two-sided p-value
-// p = erfc(|z|/√2) of the normal distribution. Using the games' own
-// spread, instead of a binomial one, keeps draws (worth one half) right.
+// where s² is the sample variance of the quantity over all n₁ + n₂ games,
+// and gives the two-sided p-value p = erfc(|z|/√2) of the normal
+// distribution. The variance is pooled because the hypothesis tested is
+// that the row's games are like the others: a row of ten wins has no
+// spread of its own, and its own variance would make it look certain.
+// Using the games' spread rather than a binomial one keeps draws (worth
+// one half) right.
 const (
 	NoTest Test = iota
 	// ScoreTest compares White's score: 1, ½ or 0 a finished game.
@@ -106,36 +111,40 @@ func testRows(rows []Row, total *Counts) {
 	if finished := total.WhiteWins + total.Draws + total.BlackWins; total.RatedGames > 0 && float64(total.RatedGames) >= RatedShare*float64(finished) {
 		test = VsExpectedTest
 	}
+	var v float64 // the pooled variance
+	if test == ScoreTest {
+		_, _, v = total.scoreMoments()
+	} else {
+		_, v = total.vsExpected()
+	}
 	for i := range rows {
 		r := &rows[i]
 		rest := *total
 		rest.sub(&r.Counts)
-		var n1, m1, v1, n2, m2, v2 float64
+		var n1, m1, n2, m2 float64
 		if test == ScoreTest {
-			n1, m1, v1 = r.Counts.scoreMoments()
-			n2, m2, v2 = rest.scoreMoments()
+			n1, m1, _ = r.Counts.scoreMoments()
+			n2, m2, _ = rest.scoreMoments()
 		} else {
 			n1, n2 = float64(r.RatedGames), float64(rest.RatedGames)
-			m1, v1 = r.Counts.vsExpected()
-			m2, v2 = rest.vsExpected()
+			m1, _ = r.Counts.vsExpected()
+			m2, _ = rest.vsExpected()
 		}
 		if n1 < MinTested || n2 < MinTested {
 			r.Test, r.PValue = NoTest, math.NaN()
 			continue
 		}
-		r.Test, r.PValue = test, welch(n1, m1, v1, n2, m2, v2)
+		r.Test, r.PValue = test, zTest(n1, m1, n2, m2, v)
 	}
 }
 
-// welch returns the two-sided p-value of the difference of two means.
-func welch(n1, m1, v1, n2, m2, v2 float64) float64 {
-	se := math.Sqrt(v1/n1 + v2/n2)
-	if se == 0 {
-		// Both sides without spread: the means are equal or certainly not.
-		if m1 == m2 {
-			return 1
-		}
-		return 0
+// zTest returns the two-sided p-value of the difference of two means of
+// samples of sizes n1 and n2 whose pooled variance is v.
+func zTest(n1, m1, n2, m2, v float64) float64 {
+	se := math.Sqrt(v * (1/n1 + 1/n2))
+	if se == 0 || math.IsNaN(se) {
+		// No spread at all: every game alike, so the means are equal.
+		return 1
 	}
 	z := (m1 - m2) / se
 	return math.Erfc(math.Abs(z) / math.Sqrt2)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 )
@@ -60,12 +61,12 @@ func repeat(n int, g played) []played {
 
 // TestHandChecked checks the columns of a fixture worked out by hand.
 //
-// SP 0 has 10 games, White winning 8: a mean score of 0.8 with sample
-// variance 0.8·0.2·10/9 = 0.17778. SP 1 has 10 games, White winning 2:
-// 0.2, the same variance. Each is the other's rest, so
-// z = 0.6 / √(0.17778/10 · 2) = 3.18198, and p = erfc(3.18198/√2) =
-// erfc(2.25) = 0.0014627 for both; with m = 2, both p ≤ 0.05, so both are
-// significant at FDR 5%.
+// SP 0 has 10 games, White winning 8: a mean score of 0.8. SP 1 has 10
+// games, White winning 2: 0.2. Each is the other's rest. Over all 20
+// games the mean is 0.5 and the sample variance 0.25·20/19 = 0.263158, so
+// z = 0.6 / √(0.263158·(1/10 + 1/10)) = 0.6 / 0.229416 = 2.615339, and
+// p = erfc(2.615339/√2) = 0.0089139 for both; with m = 2, both p ≤ 0.05,
+// so both are significant at FDR 5%.
 func TestHandChecked(t *testing.T) {
 	var games []played
 	games = append(games, repeat(8, played{sp: 0, result: "1-0"})...)
@@ -74,8 +75,8 @@ func TestHandChecked(t *testing.T) {
 	games = append(games, repeat(8, played{sp: 1, result: "0-1"})...)
 	rows := countGames(t, games).Rows(Options{})
 	for _, r := range rows {
-		if r.Test != ScoreTest || math.Abs(r.PValue-0.0014627) > 5e-7 || !r.Significant {
-			t.Errorf("SP %d: test %v, p %.7f, significant %v; want score, 0.0014627, true", r.SP, r.Test, r.PValue, r.Significant)
+		if r.Test != ScoreTest || math.Abs(r.PValue-0.0089139) > 5e-7 || !r.Significant {
+			t.Errorf("SP %d: test %v, p %.7f, significant %v; want score, 0.0089139, true", r.SP, r.Test, r.PValue, r.Significant)
 		}
 	}
 
@@ -109,7 +110,7 @@ func TestHandChecked(t *testing.T) {
 
 // TestAgainstDirectComputation compares every row's expectation,
 // interval, p-value and verdict with a second computation over the list
-// of games itself: two-pass means and variances, the normal distribution
+// of games itself: two-pass means and the pooled variance, the normal distribution
 // through math.Erf, and the Benjamini-Hochberg rule as defined (a row is
 // significant when some k at or above its rank has p(k) ≤ k·q/m).
 func TestAgainstDirectComputation(t *testing.T) {
@@ -252,9 +253,10 @@ func direct(games []played, test Test, q float64) map[int]directRow {
 		mine := values(func(h played) bool { return h.sp == sp })
 		rest := values(func(h played) bool { return h.sp != sp })
 		if len(mine) >= MinTested && len(rest) >= MinTested {
-			m1, v1 := meanVar(mine)
-			m2, v2 := meanVar(rest)
-			z := (m1 - m2) / math.Sqrt(v1/float64(len(mine))+v2/float64(len(rest)))
+			m1, _ := meanVar(mine)
+			m2, _ := meanVar(rest)
+			_, v := meanVar(append(mine, rest...))
+			z := (m1 - m2) / math.Sqrt(v*(1/float64(len(mine))+1/float64(len(rest))))
 			r.p = 2 * (1 - 0.5*(1+math.Erf(math.Abs(z)/math.Sqrt2)))
 			r.test = test
 			ps = append(ps, r.p)
@@ -298,5 +300,48 @@ func TestCorrect(t *testing.T) {
 	}
 	if sig, tested := Significance(rows); sig != 4 || tested != 15 {
 		t.Errorf("Significance = %d of %d, want 4 of 15", sig, tested)
+	}
+}
+
+// TestNullCalibration counts generated archives, in which the start
+// position has no bearing on the result, and checks that the p-values
+// behave as p-values then do: about 5% of them below 0.05, and no row
+// flagged after the correction. A test whose own variance made small rows
+// look certain would fail here.
+func TestNullCalibration(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		opts  archivegen.Options
+		size  int
+		test  Test
+		group []string
+	}{
+		{"scores, header-only games", archivegen.Options{Seed: 21, Shape: archivegen.Headers}, 4 << 20, ScoreTest, nil},
+		{"scores versus ratings", archivegen.Options{Seed: 22, Shape: archivegen.Lichess}, 16 << 20, VsExpectedTest, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := countWhere(t, archivegen.Bytes(tc.opts, tc.size), "", tc.group, 2)
+			rows := s.Rows(Options{})
+			var tested, below5 int
+			for _, r := range rows {
+				if r.Test == NoTest {
+					continue
+				}
+				if r.Test != tc.test {
+					t.Fatalf("SP %d tested by %v, want %v", r.SP, r.Test, tc.test)
+				}
+				tested++
+				if r.PValue < 0.05 {
+					below5++
+				}
+			}
+			share := float64(below5) / float64(tested)
+			if tested < 500 || share < 0.03 || share > 0.075 {
+				t.Errorf("%d of %d rows (%.1f%%) have p < 0.05; want about 5%% of at least 500", below5, tested, 100*share)
+			}
+			if sig, _ := Significance(rows); sig != 0 {
+				t.Errorf("%d rows flagged significant where no position matters", sig)
+			}
+		})
 	}
 }
