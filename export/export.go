@@ -231,19 +231,36 @@ func (w *Writer) Run(ctx context.Context, r *pgn.Reader, file string, opts RunOp
 			if !it.Selected {
 				return nil
 			}
+			if w.err != nil {
+				return w.err
+			}
 			w.rows++
 			if w.pq != nil {
-				if err := w.pq.write(it.Out); err != nil {
-					return fmt.Errorf("writing Parquet: %w", err)
-				}
+				return w.pq.add(it.Out)
 			}
 			return nil
 		},
 	}
+	popts := pipeline.Options(opts)
 	if w.pq == nil {
 		job.Output = w.out
+	} else {
+		// The runner reports progress once it has emitted a batch's
+		// games and before it reuses the batch's memory, which the rows
+		// added point into: they are written then.
+		popts.Progress = func(games int) {
+			if err := w.pq.flush(); err != nil && w.err == nil {
+				w.err = fmt.Errorf("writing Parquet: %w", err)
+			}
+			if opts.Progress != nil {
+				opts.Progress(games)
+			}
+		}
 	}
-	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &w.tally)
+	err := pipeline.Run(ctx, r, popts, job, &w.tally)
+	if err == nil {
+		err = w.err
+	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		w.err = err
 	}

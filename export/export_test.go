@@ -20,6 +20,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
@@ -662,8 +663,10 @@ func TestRealData(t *testing.T) {
 	}
 }
 
+// BenchmarkRun exports a generated archive of lichess's shape: short
+// games, many tags, the case where the per-row work shows most.
 func BenchmarkRun(b *testing.B) {
-	in := sharedtest.Games(b, 8<<20)
+	in := archivegen.Bytes(archivegen.Options{Shape: archivegen.Lichess, Seed: 1}, 16<<20)
 	for _, f := range formats {
 		b.Run(f.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(in)))

@@ -7,9 +7,11 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // errCorrupt would mean that a row's binary form was misread: a bug.
@@ -40,12 +42,60 @@ func (g *orderedGroup) Encoding() encoding.Encoding { return nil }
 func (g *orderedGroup) Compression() compress.Codec { return nil }
 func (g *orderedGroup) GoType() reflect.Type        { return reflect.TypeFor[map[string]any]() }
 
+// zstdCodec compresses pages with one zstd encoder kept for the whole
+// file. parquet-go's own codec takes its encoders from a pool that the
+// garbage collector empties, and each new encoder allocates its history
+// window again: that cost more than the compression itself.
+type zstdCodec struct {
+	enc *zstd.Encoder
+	dec *zstd.Decoder
+}
+
+func newZstdCodec() (*zstdCodec, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<20))
+	if err != nil {
+		return nil, err
+	}
+	return &zstdCodec{enc: enc}, nil
+}
+
+func (c *zstdCodec) String() string                            { return "ZSTD" }
+func (c *zstdCodec) CompressionCodec() format.CompressionCodec { return format.Zstd }
+func (c *zstdCodec) Encode(dst, src []byte) ([]byte, error) {
+	return c.enc.EncodeAll(src, dst[:0]), nil
+}
+
+// Decode is not used by a writer; it is there for the interface.
+func (c *zstdCodec) Decode(dst, src []byte) ([]byte, error) {
+	if c.dec == nil {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, err
+		}
+		c.dec = d
+	}
+	return c.dec.DecodeAll(src, dst[:0])
+}
+
+// lowCardinality are the columns with few distinct values, which a
+// dictionary stores as small numbers: less to compress, and a smaller
+// file. Names, sites and times are nearly all distinct; a dictionary of
+// them would only cost time and memory.
+var lowCardinality = map[string]bool{
+	"file": true, "kind": true, "white_rank": true, "black_rank": true, "event": true, "round": true, "result": true,
+	"date_text": true, "white_title": true, "black_title": true, "time_control": true, "speed": true,
+	"eco": true, "opening": true, "termination": true,
+}
+
 // node returns the Parquet node of a column.
 func node(c Column) parquet.Node {
 	var n parquet.Node
 	switch c.Type {
 	case String:
 		n = parquet.String()
+		if lowCardinality[c.Name] {
+			n = parquet.Encoded(n, &parquet.RLEDictionary)
+		}
 	case Int32:
 		n = parquet.Int(32)
 	case Int64:
@@ -77,16 +127,23 @@ func Schema(cols []Column) *parquet.Schema {
 
 // parquetWriter turns rows in their binary form into Parquet rows.
 type parquetWriter struct {
-	w     *parquet.GenericWriter[any]
-	cols  []Column
-	leaf  []int // each column's first leaf column index
-	row   parquet.Row
-	batch []parquet.Row
+	w    *parquet.GenericWriter[any]
+	cols []Column
+	leaf []int // each column's first leaf column index
+	// The rows added and not yet written: their values one after the
+	// other, and where each row ends.
+	values parquet.Row
+	ends   []int
+	batch  []parquet.Row
 }
 
 func newParquetWriter(out io.Writer, cols []Column) (*parquetWriter, error) {
 	schema := Schema(cols)
-	cfg, err := parquet.NewWriterConfig(schema, parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(RowGroupSize), parquet.CreatedBy("frctool", "", ""))
+	codec, err := newZstdCodec()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := parquet.NewWriterConfig(schema, parquet.Compression(codec), parquet.MaxRowsPerRowGroup(RowGroupSize), parquet.CreatedBy("frctool", "", ""))
 	if err != nil {
 		return nil, err
 	}
@@ -100,14 +157,13 @@ func newParquetWriter(out io.Writer, cols []Column) (*parquetWriter, error) {
 			leaf++
 		}
 	}
-	p.batch = make([]parquet.Row, 1)
 	return p, nil
 }
 
-// write writes one row from its binary form. The values point into b,
-// which the Parquet writer copies.
-func (p *parquetWriter) write(b []byte) error {
-	row := p.row[:0]
+// add decodes one row from its binary form, to be written by flush. The
+// values point into b, which must stay as it is until then.
+func (p *parquetWriter) add(b []byte) error {
+	row := p.values
 	for i, c := range p.cols {
 		if len(b) == 0 {
 			return errCorrupt
@@ -172,9 +228,26 @@ func (p *parquetWriter) write(b []byte) error {
 		}
 		row = append(row, v.Level(0, def, col))
 	}
-	p.row = row
-	p.batch[0] = row
+	p.values = row
+	p.ends = append(p.ends, len(row))
+	return nil
+}
+
+// flush writes the rows added since the last flush. Writing many rows at
+// once lets the column writers work column by column, which costs much
+// less than a call per row.
+func (p *parquetWriter) flush() error {
+	if len(p.ends) == 0 {
+		return nil
+	}
+	p.batch = p.batch[:0]
+	start := 0
+	for _, end := range p.ends {
+		p.batch = append(p.batch, p.values[start:end:end])
+		start = end
+	}
 	_, err := p.w.WriteRows(p.batch)
+	p.values, p.ends = p.values[:0], p.ends[:0]
 	return err
 }
 
@@ -194,4 +267,9 @@ func readBytes(b []byte) (s, rest []byte) {
 	return b[k : k+int(n)], b[k+int(n):]
 }
 
-func (p *parquetWriter) close() error { return p.w.Close() }
+func (p *parquetWriter) close() error {
+	if err := p.flush(); err != nil {
+		return err
+	}
+	return p.w.Close()
+}
