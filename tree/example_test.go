@@ -39,15 +39,15 @@ func Example() {
 			}
 		}
 	}
+	// The two games meet after two moves: one position, node 3.
 	fmt.Println(f)
-	// The two games meet after 2 moves: one position, reached by both.
 	// Output:
-	// SP 518            Nf3  1 games, score 1.00, leads to node 1
-	// SP 518            d4   1 games, score 0.50, leads to node 4
-	// SP 518 1. Nf3     d5   1 games, score 1.00, leads to node 2
-	// SP 518 1. Nf3 d5  d4   1 games, score 1.00, leads to node 3
-	// SP 518 1. d4      d5   1 games, score 0.50, leads to node 5
+	// SP 518            d4   1 games, score 0.50, leads to node 1
+	// SP 518            Nf3  1 games, score 1.00, leads to node 4
+	// SP 518 1. d4      d5   1 games, score 0.50, leads to node 2
 	// SP 518 1. d4 d5   Nf3  1 games, score 0.50, leads to node 3
+	// SP 518 1. Nf3     d5   1 games, score 1.00, leads to node 5
+	// SP 518 1. Nf3 d5  d4   1 games, score 1.00, leads to node 3
 	// 2 games in 1 tree (6 positions)
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -203,7 +204,9 @@ func appendMove(line []byte, b *position.Board, m position.Move, first bool) []b
 		line = append(line, ' ')
 	}
 	if b.Turn() == position.White || first {
-		line = fmt.Appendf(line, "%d%s ", b.FullMoveNumber(), dots(b.Turn()))
+		line = strconv.AppendInt(line, int64(b.FullMoveNumber()), 10)
+		line = append(line, dots(b.Turn())...)
+		line = append(line, ' ')
 	}
 	return b.AppendSAN(line, m)
 }

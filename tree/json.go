@@ -1,11 +1,13 @@
 package tree
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/numbering"
@@ -30,15 +32,6 @@ var (
 	// read or played.
 	ErrBadNode = errors.New("bad position or move")
 )
-
-type jsonDoc struct {
-	Format   string     `json:"format"`
-	Depth    int        `json:"depth"`
-	MinGames int64      `json:"min_games"`
-	Summary  Summary    `json:"summary"`
-	Totals   jsonTotals `json:"totals"`
-	Trees    []jsonTree `json:"trees"`
-}
 
 type jsonTotals struct {
 	startpos.Tally
@@ -93,55 +86,132 @@ type jsonMove struct {
 	YearSum     int64    `json:"year_sum"`
 }
 
-// rounded returns x rounded to prec decimals, or nil for NaN: what JSON
-// writes as a number or null.
-func rounded(x float64, prec int) *float64 {
+// rounded returns x rounded to prec decimals, NaN staying NaN.
+func rounded(x float64, prec int) float64 {
 	if math.IsNaN(x) {
-		return nil
+		return x
 	}
 	p := math.Pow10(prec)
-	v := math.Round(x*p) / p
-	return &v
+	return math.Round(x*p) / p
 }
 
-func toJSONMove(m *Move) jsonMove {
-	return jsonMove{
-		Move: m.SAN, UCI: m.UCI, To: m.To,
-		Games: m.Games, WhiteWins: m.WhiteWins, Draws: m.Draws, BlackWins: m.BlackWins,
-		Score: rounded(m.Score, 4), ScoreLow: rounded(m.ScoreLow, 4), ScoreHigh: rounded(m.ScoreHigh, 4),
-		DrawRate: rounded(m.DrawRate, 4), AvgElo: rounded(m.AvgElo, 1), Performance: rounded(m.Performance, 1),
-		AvgYear: rounded(m.AvgYear, 2), LastPlayed: m.LastPlayed,
-		EloGames: m.EloGames, EloSum: m.EloSum, OppGames: m.OppGames, OppEloSum: m.OppEloSum, OppNet: m.OppNet,
-		YearGames: m.YearGames, YearSum: m.YearSum,
+// appendJSONNumber appends x as JSON writes a number, null for NaN.
+func appendJSONNumber(dst []byte, x float64) []byte {
+	if math.IsNaN(x) {
+		return append(dst, "null"...)
 	}
+	return strconv.AppendFloat(dst, x, 'f', -1, 64)
 }
 
-// document returns the forest as a JSON document.
-func (f *Forest) document(opts WalkOptions) jsonDoc {
-	doc := jsonDoc{Format: jsonFormat, Depth: f.depth, MinGames: max(opts.MinGames, 1), Summary: f.Summary, Totals: jsonTotals{Tally: f.Totals, SPs: []int{}}, Trees: []jsonTree{}}
-	for sp := range numbering.Count {
-		if f.sps[sp/64]&(1<<(sp%64)) != 0 {
-			doc.Totals.SPs = append(doc.Totals.SPs, sp)
+// appendJSONString appends s as a JSON string, with <, > and & escaped
+// as encoding/json escapes them, so that a page can hold the document in
+// a script element.
+func appendJSONString(dst, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9):
+			// U+2028 and U+2029 end lines in older JavaScript.
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[s[i+2]&15])
+			i += 2
+		default:
+			dst = append(dst, c)
 		}
 	}
-	for _, t := range f.Trees() {
-		nodes := t.Nodes(opts)
-		jt := jsonTree{Start: t.root.Start, Moves: t.root.Moves, FEN: t.root.FEN, Plies: t.root.Plies, Games: t.Games(), Positions: len(nodes), Nodes: make([]jsonNode, len(nodes))}
-		if t.root.SP >= 0 {
-			sp := t.root.SP
-			jt.SP = &sp
-		}
-		for i := range nodes {
-			n := &nodes[i]
-			jn := jsonNode{Ply: n.Ply, Line: n.Line, FEN: n.FEN, Games: n.Games, WhiteWins: n.WhiteWins, Draws: n.Draws, BlackWins: n.BlackWins, Moves: make([]jsonMove, len(n.Moves))}
-			for k := range n.Moves {
-				jn.Moves[k] = toJSONMove(&n.Moves[k])
-			}
-			jt.Nodes[i] = jn
-		}
-		doc.Trees = append(doc.Trees, jt)
+	return append(dst, '"')
+}
+
+// appendKey appends "key": after a comma unless first.
+func appendKey(dst []byte, key string, first bool) []byte {
+	if !first {
+		dst = append(dst, ',')
 	}
-	return doc
+	dst = append(dst, '"')
+	dst = append(dst, key...)
+	return append(dst, '"', ':')
+}
+
+func appendIntField(dst []byte, key string, n int64) []byte {
+	return strconv.AppendInt(appendKey(dst, key, false), n, 10)
+}
+
+// appendNode appends a position of a walk as a JSON object.
+func appendNode(dst []byte, v *view) []byte {
+	dst = strconv.AppendInt(appendKey(append(dst, '{'), "ply", true), int64(v.ply), 10)
+	dst = appendJSONString(appendKey(dst, "line", false), v.line)
+	dst = appendJSONString(appendKey(dst, "fen", false), v.fen)
+	dst = appendIntField(dst, "games", v.Games)
+	dst = appendIntField(dst, "white_wins", v.WhiteWins)
+	dst = appendIntField(dst, "draws", v.Draws)
+	dst = appendIntField(dst, "black_wins", v.BlackWins)
+	dst = append(appendKey(dst, "moves", false), '[')
+	for k := range v.moves {
+		m := &v.moves[k]
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		c := m.c.export()
+		fig := figuresOf(&c)
+		dst = appendJSONString(appendKey(append(dst, '{'), "move", true), m.san)
+		dst = appendJSONString(appendKey(dst, "uci", false), m.uci)
+		dst = appendIntField(dst, "to", int64(m.to))
+		dst = appendIntField(dst, "games", c.Games)
+		dst = appendIntField(dst, "white_wins", c.WhiteWins)
+		dst = appendIntField(dst, "draws", c.Draws)
+		dst = appendIntField(dst, "black_wins", c.BlackWins)
+		for _, x := range [...]struct {
+			key  string
+			v    float64
+			prec int
+		}{
+			{"score", fig.score, 4}, {"score_low", fig.low, 4}, {"score_high", fig.high, 4}, {"draw_rate", fig.drawRate, 4},
+			{"avg_elo", fig.elo, 1}, {"performance", fig.perf, 1}, {"avg_year", fig.year, 2},
+		} {
+			dst = appendJSONNumber(appendKey(dst, x.key, false), rounded(x.v, x.prec))
+		}
+		dst = append(appendKey(dst, "last_played", false), '"')
+		dst = append(appendDate(dst, c.Last), '"')
+		dst = appendIntField(dst, "elo_games", c.EloGames)
+		dst = appendIntField(dst, "elo_sum", c.EloSum)
+		dst = appendIntField(dst, "opp_games", c.OppGames)
+		dst = appendIntField(dst, "opp_elo_sum", c.OppEloSum)
+		dst = appendIntField(dst, "opp_net", c.OppNet)
+		dst = appendIntField(dst, "year_games", c.YearGames)
+		dst = appendIntField(dst, "year_sum", c.YearSum)
+		dst = append(dst, '}')
+	}
+	return append(dst, ']', '}')
+}
+
+// appendTree appends a tree as a JSON object, its positions in the order
+// of its walk.
+func appendTree(dst []byte, t *Tree, opts WalkOptions) ([]byte, error) {
+	p := t.plan(opts)
+	dst = append(appendKey(append(dst, '{'), "sp", true), "null"...)
+	if t.root.SP >= 0 {
+		dst = strconv.AppendInt(dst[:len(dst)-len("null")], int64(t.root.SP), 10)
+	}
+	dst = appendJSONString(appendKey(dst, "start", false), []byte(t.root.Start))
+	dst = appendJSONString(appendKey(dst, "moves", false), []byte(t.root.Moves))
+	dst = appendJSONString(appendKey(dst, "fen", false), []byte(t.root.FEN))
+	dst = appendIntField(dst, "plies", int64(t.root.Plies))
+	dst = appendIntField(dst, "games", t.Games())
+	dst = appendIntField(dst, "positions", int64(len(p.order)))
+	dst = append(appendKey(dst, "nodes", false), '[')
+	err := t.walk(p, func(v *view) error {
+		if v.index > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendNode(dst, v)
+		return nil
+	})
+	return append(dst, ']', '}'), err
 }
 
 // WriteJSON writes the forest as one JSON document: the depth, the
@@ -150,10 +220,38 @@ func (f *Forest) document(opts WalkOptions) jsonDoc {
 // the position they lead to. Moves carry their raw sums beside the
 // figures derived from them, so that ReadJSON adds documents up exactly.
 // With opts.MinGames above 1 the document leaves moves out, and ReadJSON
-// refuses it.
+// refuses it. The document is written tree by tree, never held whole.
 func (f *Forest) WriteJSON(w io.Writer, opts WalkOptions) error {
-	enc := json.NewEncoder(w)
-	if err := enc.Encode(f.document(opts)); err != nil {
+	head := struct {
+		Format   string     `json:"format"`
+		Depth    int        `json:"depth"`
+		MinGames int64      `json:"min_games"`
+		Summary  Summary    `json:"summary"`
+		Totals   jsonTotals `json:"totals"`
+	}{Format: jsonFormat, Depth: f.depth, MinGames: max(opts.MinGames, 1), Summary: f.Summary, Totals: jsonTotals{Tally: f.Totals, SPs: []int{}}}
+	for sp := range numbering.Count {
+		if f.sps[sp/64]&(1<<(sp%64)) != 0 {
+			head.Totals.SPs = append(head.Totals.SPs, sp)
+		}
+	}
+	b, err := json.Marshal(head)
+	if err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	bw.Write(b[:len(b)-1])
+	bw.WriteString(`,"trees":[`)
+	err = f.render(bw, func(i int, t *Tree, dst []byte) ([]byte, error) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		return appendTree(dst, t, opts)
+	})
+	if err == nil {
+		bw.WriteString("]}\n")
+		err = bw.Flush()
+	}
+	if err != nil {
 		return fmt.Errorf("writing JSON: %w", err)
 	}
 	return nil
@@ -163,47 +261,181 @@ func (f *Forest) WriteJSON(w io.Writer, opts WalkOptions) error {
 // summary and totals to f: a tree with the root of one of f's is added to
 // it, any other is added as a tree of its own. The depth must be f's,
 // unless f has no tree yet and chose no start (Options.Start), when f
-// takes the document's. On error f is unchanged.
+// takes the document's. The document is read position by position, never
+// held whole. On error f is unchanged.
 func (f *Forest) ReadJSON(r io.Reader) error {
-	var doc jsonDoc
-	if err := json.NewDecoder(r).Decode(&doc); err != nil {
-		return fmt.Errorf("%w: %w", ErrNotTree, err)
+	dec := json.NewDecoder(r)
+	notTree := func(err error) error { return fmt.Errorf("%w: %w", ErrNotTree, err) }
+	if err := expectDelim(dec, '{'); err != nil {
+		return notTree(err)
 	}
-	if doc.Format != jsonFormat {
-		return fmt.Errorf("%w (format %q, want %q)", ErrNotTree, doc.Format, jsonFormat)
+	var head struct {
+		format   string
+		depth    int
+		minGames int64
+		summary  Summary
+		totals   jsonTotals
 	}
-	if doc.MinGames > 1 {
-		return fmt.Errorf("%w (at least %d games a move)", ErrFiltered, doc.MinGames)
+	var part *Forest
+	// begin checks what the document says of itself before its trees.
+	begin := func() error {
+		if head.format != jsonFormat {
+			return fmt.Errorf("%w (format %q, want %q)", ErrNotTree, head.format, jsonFormat)
+		}
+		if head.minGames > 1 {
+			return fmt.Errorf("%w (at least %d games a move)", ErrFiltered, head.minGames)
+		}
+		depth := f.depth
+		if len(f.trees) == 0 && f.sel == nil {
+			depth = head.depth
+		}
+		if head.depth != depth {
+			return fmt.Errorf("%w: the document's trees hold %d plies, not %d", ErrDepth, head.depth, depth)
+		}
+		part = &Forest{depth: depth, byRoot: map[position.Key]int{}}
+		return nil
 	}
-	depth := f.depth
-	if len(f.trees) == 0 && f.sel == nil {
-		depth = doc.Depth
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return notTree(err)
+		}
+		switch key {
+		case "format":
+			err = dec.Decode(&head.format)
+		case "depth":
+			err = dec.Decode(&head.depth)
+		case "min_games":
+			err = dec.Decode(&head.minGames)
+		case "summary":
+			err = dec.Decode(&head.summary)
+		case "totals":
+			err = dec.Decode(&head.totals)
+		case "trees":
+			if err := begin(); err != nil {
+				return err
+			}
+			if err := expectDelim(dec, '['); err != nil {
+				return notTree(err)
+			}
+			for dec.More() {
+				if err := part.readTree(dec); err != nil {
+					return err
+				}
+			}
+			err = expectDelim(dec, ']')
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return notTree(err)
+		}
 	}
-	if doc.Depth != depth {
-		return fmt.Errorf("%w: the document's trees hold %d plies, not %d", ErrDepth, doc.Depth, depth)
+	if err := expectDelim(dec, '}'); err != nil {
+		return notTree(err)
 	}
-	part := &Forest{depth: depth, byRoot: map[position.Key]int{}, Summary: doc.Summary, Totals: doc.Totals.Tally}
-	for _, sp := range doc.Totals.SPs {
-		part.markSP(sp)
-		part.Totals.Mark(sp)
-	}
-	for i := range doc.Trees {
-		if err := part.readTree(&doc.Trees[i]); err != nil {
+	if part == nil {
+		if err := begin(); err != nil {
 			return err
 		}
 	}
-	f.depth = depth
+	part.Summary, part.Totals = head.summary, head.totals.Tally
+	for _, sp := range head.totals.SPs {
+		part.markSP(sp)
+		part.Totals.Mark(sp)
+	}
+	f.depth = part.depth
 	return f.Merge(part)
 }
 
-// readTree adds a tree of a document to f.
-func (f *Forest) readTree(jt *jsonTree) error {
-	bad := func(what string, err error) error {
-		return fmt.Errorf("%w: tree of %s: %s: %w", ErrBadNode, jt.Start, what, err)
+// expectDelim reads the JSON delimiter d.
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
 	}
+	if tok != d {
+		return fmt.Errorf("%v where %v belongs", tok, d)
+	}
+	return nil
+}
+
+// readTree reads a tree of a document and adds it to f.
+func (f *Forest) readTree(dec *json.Decoder) error {
+	notTree := func(err error) error { return fmt.Errorf("%w: %w", ErrNotTree, err) }
+	if err := expectDelim(dec, '{'); err != nil {
+		return notTree(err)
+	}
+	var jt jsonTree
+	var t *Tree
+	var b *position.Board
+	seen := map[position.Key]bool{}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return notTree(err)
+		}
+		switch key {
+		case "sp":
+			err = dec.Decode(&jt.SP)
+		case "start":
+			err = dec.Decode(&jt.Start)
+		case "moves":
+			err = dec.Decode(&jt.Moves)
+		case "fen":
+			err = dec.Decode(&jt.FEN)
+		case "plies":
+			err = dec.Decode(&jt.Plies)
+		case "nodes":
+			if t != nil {
+				return fmt.Errorf("%w: a tree with two lists of positions", ErrNotTree)
+			}
+			if t, b, err = f.startTree(&jt); err != nil {
+				return err
+			}
+			if err := expectDelim(dec, '['); err != nil {
+				return notTree(err)
+			}
+			for dec.More() {
+				var jn jsonNode
+				if err := dec.Decode(&jn); err != nil {
+					return notTree(err)
+				}
+				if err := t.readNode(&jn, b, seen, &jt); err != nil {
+					return err
+				}
+			}
+			err = expectDelim(dec, ']')
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return notTree(err)
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return notTree(err)
+	}
+	if t == nil {
+		if t, _, err := f.startTree(&jt); err != nil {
+			return err
+		} else {
+			f.addTree(t)
+		}
+		return nil
+	}
+	f.addTree(t)
+	return nil
+}
+
+// startTree returns an empty tree rooted where a document's tree says,
+// and a board to read its positions on.
+func (f *Forest) startTree(jt *jsonTree) (*Tree, *position.Board, error) {
 	b, err := position.ParseFEN(jt.FEN)
 	if err != nil {
-		return bad("root "+jt.FEN, err)
+		return nil, nil, fmt.Errorf("%w: the root %q: %w", ErrBadNode, jt.FEN, err)
 	}
 	sp := -1
 	if jt.SP != nil {
@@ -211,49 +443,51 @@ func (f *Forest) readTree(jt *jsonTree) error {
 	}
 	b.SetChess960(chess960(sp, b))
 	if _, ok := f.byRoot[b.Key()]; ok {
-		return fmt.Errorf("%w: the tree of %s", ErrDuplicated, jt.FEN)
+		return nil, nil, fmt.Errorf("%w: the tree of %s", ErrDuplicated, jt.FEN)
 	}
-	t := newTree(Root{SP: sp, Start: jt.Start, Moves: jt.Moves, FEN: jt.FEN, Plies: jt.Plies}, b, f.depth)
-	seen := make(map[position.Key]bool, len(jt.Nodes))
-	for i := range jt.Nodes {
-		jn := &jt.Nodes[i]
-		p, err := fen.Parse(jn.FEN)
-		if err == nil {
-			err = b.SetPosition(p)
+	return newTree(Root{SP: sp, Start: jt.Start, Moves: jt.Moves, FEN: jt.FEN, Plies: jt.Plies}, b, f.depth), b, nil
+}
+
+// readNode adds a position of a document's tree, and its moves, to t.
+func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]bool, jt *jsonTree) error {
+	bad := func(what string, err error) error {
+		return fmt.Errorf("%w: tree of %s: %s: %w", ErrBadNode, jt.Start, what, err)
+	}
+	p, err := fen.Parse(jn.FEN)
+	if err == nil {
+		err = b.SetPosition(p)
+	}
+	if err != nil {
+		return bad("position "+jn.FEN, err)
+	}
+	b.SetChess960(t.chess960)
+	k := b.Key()
+	if seen[k] {
+		return fmt.Errorf("%w: %s in the tree of %s", ErrDuplicated, jn.FEN, jt.FEN)
+	}
+	seen[k] = true
+	at := t.node(k)
+	t.nodes[at].addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
+	for j := range jn.Moves {
+		jm := &jn.Moves[j]
+		m, err := b.ParseMove(jm.UCI)
+		if err == nil && m == position.NullMove {
+			err = errors.New("null move")
 		}
 		if err != nil {
-			return bad("position "+jn.FEN, err)
+			return bad("move "+jm.UCI+" in "+jn.FEN, err)
 		}
-		b.SetChess960(t.chess960)
-		k := b.Key()
-		if seen[k] {
-			return fmt.Errorf("%w: %s in the tree of %s", ErrDuplicated, jn.FEN, jt.FEN)
+		b.Push(m)
+		child := t.node(b.Key())
+		b.Pop()
+		c := Counts{
+			Results:  Results{Games: jm.Games, WhiteWins: jm.WhiteWins, Draws: jm.Draws, BlackWins: jm.BlackWins},
+			EloGames: jm.EloGames, EloSum: jm.EloSum, OppGames: jm.OppGames, OppEloSum: jm.OppEloSum, OppNet: jm.OppNet,
+			YearGames: jm.YearGames, YearSum: jm.YearSum, Last: parseDate(jm.LastPlayed),
 		}
-		seen[k] = true
-		at := t.node(k)
-		t.nodes[at].addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
-		for j := range jn.Moves {
-			jm := &jn.Moves[j]
-			m, err := b.ParseMove(jm.UCI)
-			if err == nil && m == position.NullMove {
-				err = errors.New("null move")
-			}
-			if err != nil {
-				return bad("move "+jm.UCI+" in "+jn.FEN, err)
-			}
-			b.Push(m)
-			child := t.node(b.Key())
-			b.Pop()
-			c := Counts{
-				Results:  Results{Games: jm.Games, WhiteWins: jm.WhiteWins, Draws: jm.Draws, BlackWins: jm.BlackWins},
-				EloGames: jm.EloGames, EloSum: jm.EloSum, OppGames: jm.OppGames, OppEloSum: jm.OppEloSum, OppNet: jm.OppNet,
-				YearGames: jm.YearGames, YearSum: jm.YearSum, Last: parseDate(jm.LastPlayed),
-			}
-			// t.node may have moved the nodes: index them again.
-			t.nodes[at].edge(m, child).addCounts(&c)
-		}
+		// t.node may have moved the nodes: index them again.
+		t.nodes[at].edge(m, child).addCounts(&c)
 	}
-	f.addTree(t)
 	return nil
 }
 

@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strings"
 
+	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/stats"
 )
@@ -63,30 +63,45 @@ type Move struct {
 
 // derive fills in the figures derived from the counts.
 func (m *Move) derive() {
-	nan := math.NaN()
-	m.Score, m.ScoreLow, m.ScoreHigh, m.DrawRate = nan, nan, nan, nan
-	m.AvgElo, m.Performance, m.AvgYear = nan, nan, nan
-	if n := m.Finished(); n > 0 {
-		m.Score = (float64(m.WhiteWins) + float64(m.Draws)/2) / float64(n)
-		m.DrawRate = float64(m.Draws) / float64(n)
-		m.ScoreLow, m.ScoreHigh = stats.Wilson(m.Score, n, stats.Z95)
-	}
-	if m.EloGames > 0 {
-		m.AvgElo = float64(m.EloSum) / float64(m.EloGames)
-	}
-	if m.OppGames > 0 {
-		m.Performance = (float64(m.OppEloSum) + 400*float64(m.OppNet)) / float64(m.OppGames)
-	}
-	if m.YearGames > 0 {
-		m.AvgYear = float64(m.YearSum) / float64(m.YearGames)
-	}
+	f := figuresOf(&m.Counts)
+	m.Score, m.ScoreLow, m.ScoreHigh, m.DrawRate = f.score, f.low, f.high, f.drawRate
+	m.AvgElo, m.Performance, m.AvgYear = f.elo, f.perf, f.year
 	m.LastPlayed = formatDate(m.Last)
 }
 
+// figures are the values derived from a move's counts, NaN when there is
+// nothing to derive them from.
+type figures struct {
+	score, low, high, drawRate, elo, perf, year float64
+}
+
+func figuresOf(c *Counts) figures {
+	nan := math.NaN()
+	f := figures{nan, nan, nan, nan, nan, nan, nan}
+	if n := c.Finished(); n > 0 {
+		f.score = (float64(c.WhiteWins) + float64(c.Draws)/2) / float64(n)
+		f.drawRate = float64(c.Draws) / float64(n)
+		f.low, f.high = stats.Wilson(f.score, n, stats.Z95)
+	}
+	if c.EloGames > 0 {
+		f.elo = float64(c.EloSum) / float64(c.EloGames)
+	}
+	if c.OppGames > 0 {
+		f.perf = (float64(c.OppEloSum) + 400*float64(c.OppNet)) / float64(c.OppGames)
+	}
+	if c.YearGames > 0 {
+		f.year = float64(c.YearSum) / float64(c.YearGames)
+	}
+	return f
+}
+
 // formatDate writes a YYYYMMDD date as PGN does, "" for 0.
-func formatDate(d int32) string {
+func formatDate(d int32) string { return string(appendDate(nil, d)) }
+
+// appendDate appends what formatDate returns.
+func appendDate(dst []byte, d int32) []byte {
 	if d <= 0 {
-		return ""
+		return dst
 	}
 	b := []byte("????.??.??")
 	y, mo, day := int(d/10000), int(d/100%100), int(d%100)
@@ -100,7 +115,7 @@ func formatDate(d int32) string {
 	if day > 0 {
 		b[8], b[9] = byte('0'+day/10), byte('0'+day%10)
 	}
-	return string(b)
+	return append(dst, b...)
 }
 
 // parseDate reads what formatDate writes, 0 for "" or anything else.
@@ -128,67 +143,182 @@ type WalkOptions struct {
 	MinGames int64
 }
 
-// Nodes walks the tree from the root, depth first, and returns every
-// position it meets, each once, in the order met. The moves of a position
-// are ordered by games, most first; moves played equally often by their
-// SAN, in byte order (so "Nf3" before "e4"), and the walk follows them
-// in that order. A position met again by another move (a transposition)
-// is not walked twice: the move's To names the first meeting.
-func (t *Tree) Nodes(opts WalkOptions) []Node {
-	var out []Node
-	var kidsOf [][]int32              // per node of out, where its moves lead
-	at := make([]int32, len(t.nodes)) // index in out + 1, 0 when not met
+// plan is the order a walk of a tree meets its positions in, worked out
+// without a board, so that a move's destination is known before the walk
+// reaches it and rows can be written as they are met.
+type plan struct {
+	order []int32 // the nodes in the order met
+	at    []int32 // per node, its index in order + 1, 0 when not met
+	// moves holds per node met, from first[i] on, the indices of its
+	// moves taken, in the order written.
+	moves []int32
+	first []int32
+	// parent is, per position met, the index of the position the walk
+	// met it from, -1 for the root.
+	parent []int32
+}
+
+// uciKey orders moves as their UCI text does ("b1c3" < "e2e4" <
+// "g1f3"): by the origin's file and rank, then the destination's, then
+// the promotion's letter.
+func uciKey(m position.Move, chess960 bool) uint32 {
+	from, to := m.From(), m.To()
+	if m.IsCastling() && !chess960 {
+		to, _ = m.CastlingSquares()
+	}
+	promo := uint32(0)
+	switch m.Promotion() {
+	case position.Bishop:
+		promo = 1
+	case position.Knight:
+		promo = 2
+	case position.Queen:
+		promo = 3
+	case position.Rook:
+		promo = 4
+	}
+	return uint32(from.File())<<16 | uint32(from.Rank())<<12 | uint32(to.File())<<8 | uint32(to.Rank())<<4 | promo
+}
+
+// plan walks the tree, depth first from the root, taking the moves of
+// each position by games (most first), equal counts in the order of
+// their UCI text.
+func (t *Tree) plan(opts WalkOptions) *plan {
+	p := &plan{at: make([]int32, len(t.nodes))}
+	minGames := max(opts.MinGames, 1)
+	var visit func(n, from int32)
+	visit = func(n, from int32) {
+		me := int32(len(p.order))
+		p.at[n] = me + 1
+		p.order = append(p.order, n)
+		p.parent = append(p.parent, from)
+		start := len(p.moves)
+		p.first = append(p.first, int32(start))
+		nd := &t.nodes[n]
+		for k := range nd.moves {
+			if int64(nd.moves[k].games) >= minGames {
+				p.moves = append(p.moves, int32(k))
+			}
+		}
+		mine := p.moves[start:]
+		slices.SortFunc(mine, func(x, y int32) int {
+			ex, ey := &nd.moves[x], &nd.moves[y]
+			return cmp.Or(cmp.Compare(ey.games, ex.games), cmp.Compare(uciKey(ex.move, t.chess960), uciKey(ey.move, t.chess960)))
+		})
+		for _, k := range slices.Clone(mine) {
+			if c := nd.moves[k].child; p.at[c] == 0 {
+				visit(c, me)
+			}
+		}
+	}
+	visit(0, -1)
+	p.first = append(p.first, int32(len(p.moves)))
+	return p
+}
+
+// view is a position as a walk hands it to its visitor. Its byte slices
+// are the walk's buffers, valid until the visitor returns.
+type view struct {
+	index, ply int
+	line, fen  []byte
+	Results
+	moves []moveView
+}
+
+type moveView struct {
+	san, uci []byte
+	to       int
+	c        *counts
+}
+
+// walk meets the positions of the tree in the order of its plan and hands
+// each to visit, with the board set up at it.
+func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 	b := &t.board
 	line := []byte(t.root.Moves)
-	type choice struct {
-		m     Move
-		move  position.Move
-		child int32
-	}
-	var walk func(n int32)
-	walk = func(n int32) {
-		i := len(out)
-		at[n] = int32(i) + 1
+	var fenBuf, names []byte
+	var ends []int
+	var moves []moveView
+	var step func(i int) error
+	step = func(i int) error {
+		n := p.order[i]
 		nd := &t.nodes[n]
-		out = append(out, Node{Index: i, Ply: t.root.Plies + b.MovesPlayed(), Line: string(line), FEN: startFEN(b), Results: nd.results()})
-		cs := make([]choice, 0, len(nd.moves))
-		for k := range nd.moves {
+		pos := b.Position()
+		fenBuf = pos.AppendFormat(fenBuf[:0], fen.Shredder)
+		taken := p.moves[p.first[i]:p.first[i+1]]
+		names, moves = names[:0], moves[:0]
+		ends = ends[:0]
+		for _, k := range taken {
 			e := &nd.moves[k]
-			if int64(e.games) < max(opts.MinGames, 1) {
-				continue
-			}
-			c := choice{m: Move{SAN: b.SAN(e.move), UCI: b.UCI(e.move), To: -1, Counts: e.counts.export()}, move: e.move, child: e.child}
-			c.m.derive()
-			cs = append(cs, c)
+			names = b.AppendSAN(names, e.move)
+			ends = append(ends, len(names))
+			names = appendUCI(names, e.move, t.chess960)
+			ends = append(ends, len(names))
+			moves = append(moves, moveView{to: int(p.at[e.child]) - 1, c: &e.counts})
 		}
-		slices.SortStableFunc(cs, func(x, y choice) int {
-			return cmp.Or(cmp.Compare(y.m.Games, x.m.Games), strings.Compare(x.m.SAN, y.m.SAN))
-		})
-		moves := make([]Move, len(cs))
-		kids := make([]int32, len(cs))
-		for k := range cs {
-			moves[k], kids[k] = cs[k].m, cs[k].child
+		// names is sliced only once it has stopped growing.
+		off := 0
+		for j := range moves {
+			u, end := ends[2*j], ends[2*j+1]
+			moves[j].san, moves[j].uci = names[off:u:u], names[u:end:end]
+			off = end
 		}
-		out[i].Moves = moves
-		kidsOf = append(kidsOf, kids)
-		for k := range cs {
-			if at[cs[k].child] != 0 {
+		v := view{index: i, ply: t.root.Plies + b.MovesPlayed(), line: line, fen: fenBuf, Results: nd.results(), moves: moves}
+		if err := visit(&v); err != nil {
+			return err
+		}
+		for _, k := range taken {
+			e := &nd.moves[k]
+			if c := int(p.at[e.child]) - 1; int(p.parent[c]) != i {
 				continue
 			}
 			mark := len(line)
-			line = appendMove(line, b, cs[k].move, len(line) == 0)
-			b.Push(cs[k].move)
-			walk(cs[k].child)
+			line = appendMove(line, b, e.move, len(line) == 0)
+			b.Push(e.move)
+			err := step(int(p.at[e.child]) - 1)
 			b.Pop()
 			line = line[:mark]
+			if err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	walk(0)
-	// Where each move leads is known once every position is met.
-	for i := range out {
-		for k, c := range kidsOf[i] {
-			out[i].Moves[k].To = int(at[c]) - 1
+	return step(0)
+}
+
+// appendUCI appends m in UCI notation, as Board.UCI writes it.
+func appendUCI(dst []byte, m position.Move, chess960 bool) []byte {
+	from, to := m.From(), m.To()
+	if m.IsCastling() && !chess960 && (from == position.E1 || from == position.E8) && (to.File() == 0 || to.File() == 7) {
+		to, _ = m.CastlingSquares()
+	}
+	dst = append(dst, byte('a'+from.File()), byte('1'+from.Rank()), byte('a'+to.File()), byte('1'+to.Rank()))
+	if pr := m.Promotion(); pr != position.NoPieceType {
+		dst = append(dst, pr.Letter()|0x20)
+	}
+	return dst
+}
+
+// Nodes walks the tree from the root, depth first, and returns every
+// position it meets, each once, in the order met. The moves of a position
+// are ordered by games, most first, moves played equally often in the
+// order of their UCI text ("g1f3" after "e2e4"), and the walk follows
+// them in that order. A position met again by another move (a
+// transposition) is not walked twice: the move's To names the first
+// meeting.
+func (t *Tree) Nodes(opts WalkOptions) []Node {
+	var out []Node
+	t.walk(t.plan(opts), func(v *view) error {
+		n := Node{Index: v.index, Ply: v.ply, Line: string(v.line), FEN: string(v.fen), Results: v.Results, Moves: make([]Move, len(v.moves))}
+		for k := range v.moves {
+			mv := &v.moves[k]
+			m := Move{SAN: string(mv.san), UCI: string(mv.uci), To: mv.to, Counts: mv.c.export()}
+			m.derive()
+			n.Moves[k] = m
 		}
-	}
+		out = append(out, n)
+		return nil
+	})
 	return out
 }

@@ -173,6 +173,17 @@ func (n *node) addGame(o Outcome) {
 	}
 }
 
+// child returns the position the move m of n leads to, -1 when n has no
+// such move.
+func (n *node) child(m position.Move) int32 {
+	for i := range n.moves {
+		if n.moves[i].move == m {
+			return n.moves[i].child
+		}
+	}
+	return -1
+}
+
 // edge returns the move m of n, adding it when it is new.
 func (n *node) edge(m position.Move, child int32) *edge {
 	for i := range n.moves {
@@ -295,7 +306,16 @@ func (t *Tree) Add(l *Line) {
 	prev := int32(-1)
 	for i := range steps {
 		s := &steps[i]
-		at := t.node(s.Key)
+		// A move already in the tree names its position: the map is
+		// asked only for moves new to their position, where a
+		// transposition may meet a position the tree has.
+		at := int32(-1)
+		if prev >= 0 {
+			at = t.nodes[prev].child(steps[i-1].Move)
+		}
+		if at < 0 {
+			at = t.node(s.Key)
+		}
 		if !slices.Contains(t.seenNodes, at) {
 			t.seenNodes = append(t.seenNodes, at)
 			t.nodes[at].addGame(l.Outcome)

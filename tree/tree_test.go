@@ -656,3 +656,20 @@ func TestWriteRows(t *testing.T) {
 		t.Errorf("table:\n%s\nwant\n%s", table.String(), wantTable)
 	}
 }
+
+func TestAppendFixed(t *testing.T) {
+	tests := []struct {
+		x    float64
+		prec int
+		want string
+	}{
+		{0.83333333, 4, "0.8333"}, {0, 4, "0.0000"}, {1, 4, "1.0000"}, {2022.3333, 1, "2022.3"},
+		{2099.6, 0, "2100"}, {-12.25, 1, "-12.3"}, {0.00004, 4, "0.0000"}, {0.99996, 4, "1.0000"},
+		{1e13, 2, "10000000000000.00"}, {math.NaN(), 2, ""},
+	}
+	for _, tt := range tests {
+		if got := string(appendFixed(nil, tt.x, tt.prec)); got != tt.want {
+			t.Errorf("appendFixed(%v, %d) = %q, want %q", tt.x, tt.prec, got, tt.want)
+		}
+	}
+}

@@ -2,12 +2,13 @@ package tree
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -22,11 +23,37 @@ var Columns = []string{
 }
 
 // fixed formats x with prec decimals, or "" for NaN.
-func fixed(x float64, prec int) string {
+func fixed(x float64, prec int) string { return string(appendFixed(nil, x, prec)) }
+
+// pow10 are the scales of appendFixed's precisions.
+var pow10 = [...]float64{1, 10, 100, 1000, 10000}
+
+// appendFixed appends x with prec decimals (at most 4), nothing for NaN.
+// Rows have a dozen figures each, and rounding to an integer and placing
+// the point costs a tenth of strconv's general formatting; numbers too
+// large for that go to strconv.
+func appendFixed(dst []byte, x float64, prec int) []byte {
 	if math.IsNaN(x) {
-		return ""
+		return dst
 	}
-	return strconv.FormatFloat(x, 'f', prec, 64)
+	if prec >= len(pow10) || math.Abs(x) >= 1e12 {
+		return strconv.AppendFloat(dst, x, 'f', prec, 64)
+	}
+	n := int64(math.Round(x * pow10[prec]))
+	if n < 0 {
+		dst = append(dst, '-')
+		n = -n
+	}
+	scale := int64(pow10[prec])
+	dst = strconv.AppendInt(dst, n/scale, 10)
+	if prec > 0 {
+		dst = append(dst, '.')
+		frac := n % scale
+		for d := scale / 10; d > 0; d /= 10 {
+			dst = append(dst, byte('0'+frac/d%10))
+		}
+	}
+	return dst
 }
 
 // cells returns a move's row as the text of Columns.
@@ -43,38 +70,165 @@ func cells(t *Tree, n *Node, m *Move) []string {
 	}
 }
 
-// each calls fn for every move of every position of every tree, in the
-// order of Trees and Tree.Nodes.
-func (f *Forest) each(opts WalkOptions, fn func(t *Tree, n *Node, m *Move) error) error {
-	for _, t := range f.Trees() {
-		nodes := t.Nodes(opts)
-		for i := range nodes {
-			for k := range nodes[i].Moves {
-				if err := fn(t, &nodes[i], &nodes[i].Moves[k]); err != nil {
-					return err
-				}
+// render writes the trees in the order of Trees, each turned into bytes
+// by fn. Trees are rendered on every core at once, since working out
+// positions and moves in SAN costs more than reading the games did; at
+// most two trees per core wait to be written, so memory stays bounded by
+// the largest trees.
+func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte) ([]byte, error)) error {
+	trees := f.Trees()
+	workers := min(runtime.GOMAXPROCS(0), max(len(trees), 1))
+	type result struct {
+		buf  []byte
+		err  error
+		done chan struct{}
+	}
+	results := make([]result, len(trees))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
+	slots := make(chan struct{}, 2*workers) // trees rendered and not yet written
+	// Buffers go round, so that a large document is not allocated anew.
+	free := make(chan []byte, 2*workers+1)
+	todo := make(chan int)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	go func() {
+		defer close(todo)
+		for i := range trees {
+			select {
+			case slots <- struct{}{}:
+			case <-quit:
+				return
+			}
+			select {
+			case todo <- i:
+			case <-quit:
+				return
 			}
 		}
+	}()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range todo {
+				r := &results[i]
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				r.buf, r.err = fn(i, trees[i], buf[:0])
+				close(r.done)
+			}
+		}()
 	}
-	return nil
+	var err error
+	for i := range results {
+		r := &results[i]
+		<-r.done
+		err = r.err
+		if err == nil {
+			_, err = w.Write(r.buf)
+		}
+		select {
+		case free <- r.buf:
+		default:
+		}
+		r.buf = nil
+		if err != nil {
+			break
+		}
+		<-slots
+	}
+	close(quit)
+	wg.Wait()
+	return err
+}
+
+// appendCSVField appends s as a CSV field, quoted where encoding/csv
+// would quote it: when it holds a comma, a quote or a line end, or starts
+// with a blank.
+func appendCSVField(dst, s []byte) []byte {
+	quote := len(s) > 0 && (s[0] == ' ' || s[0] == '\t')
+	for _, c := range s {
+		if c == ',' || c == '"' || c == '\n' || c == '\r' {
+			quote = true
+			break
+		}
+	}
+	if !quote {
+		return append(dst, s...)
+	}
+	dst = append(dst, '"')
+	for _, c := range s {
+		if c == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
 }
 
 // WriteCSV writes one row per move of every position, with a header row
 // of Columns. Empty cells have nothing to be derived from.
 func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(Columns); err != nil {
-		return fmt.Errorf("writing CSV: %w", err)
-	}
-	err := f.each(opts, func(t *Tree, n *Node, m *Move) error { return cw.Write(cells(t, n, m)) })
+	bw := bufio.NewWriterSize(w, 256<<10)
+	bw.WriteString(strings.Join(Columns, ",") + "\n")
+	err := f.render(bw, func(_ int, t *Tree, dst []byte) ([]byte, error) {
+		var sp []byte
+		if t.root.SP >= 0 {
+			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
+		}
+		err := t.walk(t.plan(opts), func(v *view) error {
+			for k := range v.moves {
+				dst = appendCSVRow(dst, sp, v, &v.moves[k])
+			}
+			return nil
+		})
+		return dst, err
+	})
 	if err == nil {
-		cw.Flush()
-		err = cw.Error()
+		err = bw.Flush()
 	}
 	if err != nil {
 		return fmt.Errorf("writing CSV: %w", err)
 	}
 	return nil
+}
+
+func appendCSVRow(dst, sp []byte, v *view, m *moveView) []byte {
+	c := m.c.export()
+	fig := figuresOf(&c)
+	dst = append(dst, sp...)
+	dst = append(dst, ',')
+	dst = strconv.AppendInt(dst, int64(v.ply), 10)
+	dst = append(dst, ',')
+	dst = appendCSVField(dst, v.line)
+	dst = append(dst, ',')
+	dst = appendCSVField(dst, m.san)
+	for _, n := range [...]int64{c.Games, c.WhiteWins, c.Draws, c.BlackWins} {
+		dst = append(dst, ',')
+		dst = strconv.AppendInt(dst, n, 10)
+	}
+	for _, x := range [...]float64{fig.score, fig.low, fig.high, fig.drawRate} {
+		dst = append(dst, ',')
+		dst = appendFixed(dst, x, 4)
+	}
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.elo, 0)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.perf, 0)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.year, 1)
+	dst = append(dst, ',')
+	dst = appendDate(dst, c.Last)
+	dst = append(dst, ',')
+	dst = append(dst, m.uci...)
+	dst = append(dst, ',')
+	dst = appendCSVField(dst, v.fen)
+	return append(dst, '\n')
 }
 
 // tableColumns are the columns WriteTable shows: those of Columns but the
@@ -83,21 +237,21 @@ const tableColumns = 16
 
 // WriteTable writes the rows as aligned columns for a terminal: numbers
 // right-aligned, and sp, ply and line only on the first row of each
-// position.
+// position. It holds every row before writing, to align them: a table is
+// for people, and a large tree wants CSV or JSON.
 func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
 	var rows [][]string
-	var last *Node
-	err := f.each(opts, func(t *Tree, n *Node, m *Move) error {
-		c := cells(t, n, m)[:tableColumns]
-		if n == last {
-			c[0], c[1], c[2] = "", "", ""
+	for _, t := range f.Trees() {
+		nodes := t.Nodes(opts)
+		for i := range nodes {
+			for k := range nodes[i].Moves {
+				c := cells(t, &nodes[i], &nodes[i].Moves[k])[:tableColumns]
+				if k > 0 {
+					c[0], c[1], c[2] = "", "", ""
+				}
+				rows = append(rows, c)
+			}
 		}
-		last = n
-		rows = append(rows, c)
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	width := make([]int, tableColumns)
 	head := Columns[:tableColumns]
@@ -119,9 +273,6 @@ func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
 			}
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
 			if left(i) {
-				if i == len(r)-1 {
-					pad = ""
-				}
 				sb.WriteString(c + pad)
 			} else {
 				sb.WriteString(pad + c)

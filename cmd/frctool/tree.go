@@ -41,7 +41,8 @@ from a position:
   last_played, uci, fen
 line is the moves to the position (the first order the walk met it by, most
 played moves first), fen the position. Rows go position by position, depth
-first, moves by games (most first), equal counts by SAN. score is White's
+first, moves by games (most first), equal counts in the order of their UCI
+text. score is White's
 (wins + draws/2) over finished games, score_low..score_high its 95% Wilson
 interval; avg_elo is the mean rating of the player making the move, and
 performance that player's: the opponents' mean rating + 400 x (wins -
