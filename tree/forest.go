@@ -149,8 +149,13 @@ func NewForest(opts Options) (*Forest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrStart, err)
 	}
-	sp := spOf(b.Key())
-	if sp >= 0 {
+	// The array names the tree, whatever the castling rights or the
+	// side to move the FEN gives (TCEC's no-castling events start from
+	// arrays without rights).
+	sp, ok := opts.Start.Start().SP()
+	if !ok {
+		sp = -1
+	} else {
 		b.SetChess960(sp != numbering.StandardSP)
 	}
 	sel := &selection{startKey: b.Key()}

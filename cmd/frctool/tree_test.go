@@ -202,3 +202,27 @@ func TestTreeTCEC(t *testing.T) {
 		t.Errorf("%d games, %d failed, %d trees; want 112, 0, 107\n%s", doc.Summary.Games, doc.Summary.Failed, len(doc.Trees), errs)
 	}
 }
+
+// TestTreeTCECNoCastling builds the tree of a TCEC event played from
+// arrays without castling rights, chosen by --fen: the tree keeps the
+// array's SP, and two move orders of the same opening meet.
+func TestTreeTCECNoCastling(t *testing.T) {
+	path := sharedtest.Path(t, "realdata", "tcec", "TCEC_Season_26_-_Frc_No_Castling_Kibitzer_Bonus.pgn")
+	out, errs, code := statsRun(t, "", "tree", "--fen", "qrkrnnbb/pppppppp/8/8/8/8/PPPPPPPP/QRKRNNBB w - - 0 1", "--depth", "6", "--format", "csv", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"879,0,,b4,6,5,1,0,",
+		// 1. b4 a5 2. b5 b6 3. Ne3 and 1. b4 b6 2. Ne3 a5 3. b5, three
+		// games each.
+		"879,5,1. b4 a5 2. b5 b6 3. Ne3,Nd6,6,5,1,0,",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no row %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "12 games in 1 tree (") || !strings.Contains(errs, "12 from other starts skipped") {
+		t.Errorf("summary: %s", errs)
+	}
+}
