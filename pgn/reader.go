@@ -83,7 +83,7 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // DefaultMaxGameSize is the largest game a Reader holds in memory at once.
 // Real games are a few kilobytes; engine games with long comments reach a
 // few hundred. Anything larger is passed on in parts (see Game.Partial).
-const DefaultMaxGameSize = 16 << 20
+const DefaultMaxGameSize = 4 << 20
 
 const (
 	minRead       = 32 << 10 // read at least this much at a time

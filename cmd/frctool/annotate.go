@@ -86,6 +86,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 	if inPlace && cmd.IsSet("output") {
 		return usagef(cmd, "--in-place and --output exclude each other")
 	}
+	boundMemory()
 	a, err := newArchives(cmd)
 	if err != nil {
 		return err

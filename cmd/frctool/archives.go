@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,6 +59,29 @@ type archives struct {
 	warnings     int
 	failedInputs int
 	games        atomic.Int64 // for the bar's games/s
+}
+
+// StreamBudget is the memory a streaming command (annotate, validate,
+// stats, filter, split, export) stays within, whatever the input, --jobs
+// or the core count: the games in flight and their output (at most
+// pipeline.BatchBudget each), a decompressor's window (at most
+// stream.MaxWindow) and the reader's buffer are bounded, and Go's
+// garbage collector is asked to keep its headroom within softLimit.
+const (
+	StreamBudget = 384 << 20
+	softLimit    = 320 << 20
+)
+
+// boundMemory sets the garbage collector's soft limit for a streaming
+// command, unless the user set GOMEMLIMIT. Without it the collector lets
+// the heap grow to twice what is live, which on a hostile input (a
+// decompressor's 128 MiB window beside full batches) would pass the
+// budget. Commands whose memory grows with what they keep (tree's nodes,
+// dedup's keys) state their own bounds and do not call it.
+func boundMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softLimit)
+	}
 }
 
 // archivesKey is where newArchives leaves the command's archives in the

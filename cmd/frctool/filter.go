@@ -107,6 +107,7 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	boundMemory()
 	a, err := newArchives(cmd)
 	if err != nil {
 		return err

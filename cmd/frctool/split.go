@@ -61,6 +61,7 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return usagef(cmd, "--by: %v", err)
 	}
+	boundMemory()
 	a, err := newArchives(cmd)
 	if err != nil {
 		return err

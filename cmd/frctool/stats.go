@@ -138,6 +138,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 			return usagef(cmd, "--chart: %v", err)
 		}
 	}
+	boundMemory()
 	a, err := newArchives(cmd)
 	if err != nil {
 		return err

@@ -36,6 +36,7 @@ unknown is reported as not checkable, which is not a failure. Exits with status 
 }
 
 func runValidate(ctx context.Context, cmd *cli.Command) error {
+	boundMemory()
 	a, err := newArchives(cmd)
 	if err != nil {
 		return err

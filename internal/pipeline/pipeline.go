@@ -22,11 +22,13 @@ import (
 
 // BatchBudget bounds the bytes of the batches a run holds at once. A batch
 // is BatchSize bytes of games plus at most one more game, which may be as
-// large as the reader's MaxGameSize; with the default 16 MiB games it
-// allows 5 batches (2 jobs); with smaller games, as many more as fit. Together with the reader's
-// own buffer and a decompressor's window, it keeps a run under the
-// memory budget the README states.
-const BatchBudget = 96 << 20
+// large as the reader's MaxGameSize; with the default 4 MiB games it
+// allows 11 batches, with smaller games as many more as fit, and never
+// fewer than 3. A job's output for the batches in flight is about as
+// large again. Together with the reader's own buffer and a decompressor's
+// window this keeps a run within the memory budget the README states,
+// whatever the core count.
+const BatchBudget = 48 << 20
 
 // plan returns the jobs to use and the batches to keep in flight for a
 // reader whose games may reach maxGame bytes (0: the default).

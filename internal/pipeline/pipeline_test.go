@@ -321,8 +321,8 @@ func TestPlan(t *testing.T) {
 	}{
 		{"one job", 1, 0, 1, 3},
 		{"two cores, default games", 2, 0, 2, 5},
-		{"64 cores, default games", 64, 0, 2, 5},
-		{"64 cores, 1 MiB games", 64, 1 << 20, 37, 76},
+		{"64 cores, default games", 64, 0, 5, 11},
+		{"64 cores, 1 MiB games", 64, 1 << 20, 18, 38},
 		{"64 cores, 64 MiB games", 64, 64 << 20, 1, 3},
 	}
 	for _, tt := range tests {
