@@ -52,7 +52,7 @@ func runShow(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if file := cmd.String("svg"); file != "" {
-		if err := writeSVGFile(file, &pos); err != nil {
+		if err := writeSVGFile(file, cmd.Root().Writer, &pos); err != nil {
 			return fmt.Errorf("--svg: %w", err)
 		}
 	}
@@ -140,22 +140,13 @@ func drawSVG(w io.Writer, pos *fen.Position) error {
 	return image.SVG(w, board)
 }
 
-// writeSVGFile draws the board into path through the project's atomic file
-// (a temporary file beside it, synced, then renamed over it), so that a
-// reader never sees a half-written image and a failure leaves the old one.
-func writeSVGFile(path string, pos *fen.Position) error {
-	f, err := stream.NewAtomicFile(path, 0)
+// writeSVGFile draws the board into path like every other output: a
+// regular file replaced atomically, a device or FIFO (/dev/stdout) written
+// to directly, "-" for stdout.
+func writeSVGFile(path string, stdout io.Writer, pos *fen.Position) error {
+	out, err := stream.Create(path, stdout)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(f)
-	if err := drawSVG(w, pos); err != nil {
-		f.Abort()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	return writeAll(out, drawSVG(out, pos))
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -377,5 +378,39 @@ func TestOpenContextRegularFile(t *testing.T) {
 				t.Errorf("read %q, %v", b, err)
 			}
 		})
+	}
+}
+
+// TestCreateProcFD writes to a pipe named through /proc/self/fd, as
+// /dev/stdout names standard output: the link there points to no path
+// ("pipe:[1234]"), so it must be opened, not followed and replaced.
+func TestCreateProcFD(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	name := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Stat(name); err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	got := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- b
+	}()
+	out, err := Create(name, nil)
+	if err != nil {
+		t.Fatalf("Create(%s): %v", name, err)
+	}
+	if _, err := io.WriteString(out, "through the pipe\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if b := <-got; string(b) != "through the pipe\n" {
+		t.Errorf("read %q from the pipe", b)
 	}
 }

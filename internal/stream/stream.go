@@ -380,7 +380,14 @@ var ErrNotWritable = errors.New("not a regular file, character device or FIFO")
 // resolve follows name's symbolic links to the file they end at, which
 // may not exist yet (a dangling link creates its target). fi is nil when
 // nothing is there.
+//
+// A device or FIFO is taken as it is, before following links: what
+// /dev/stdout and /proc/self/fd/N link to ("pipe:[1234]") is no path, and
+// opening the name itself reaches the right file.
 func resolve(name string) (path string, fi os.FileInfo, err error) {
+	if st, err := os.Stat(name); err == nil && st.Mode()&(os.ModeCharDevice|os.ModeNamedPipe) != 0 {
+		return name, st, nil
+	}
 	path = name
 	for range 40 {
 		fi, err := os.Lstat(path)
