@@ -252,6 +252,7 @@ func TestInterruptIdlePipe(t *testing.T) {
 		{"annotate", []string{"annotate", "-o", "OUT"}},
 		{"filter", []string{"filter", "-o", "OUT", "--rejects", "OUT.rejects"}},
 		{"stats", []string{"stats", "-o", "OUT"}},
+		{"stats --merge", []string{"stats", "--merge", "-o", "OUT"}},
 		{"validate", []string{"validate"}},
 		{"split", []string{"split", "-o", "OUT"}},
 		{"identify", []string{"identify"}},
@@ -366,6 +367,25 @@ func TestMissingInputAmongSeveral(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// stats --merge treats its inputs as every command does: a missing one
+// is reported and the others are merged, with exit status 1.
+func TestMergeMissingInput(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "a.json")
+	if _, stderr, code := frctool(t, "", "stats", "-q", "-o", doc, writeGame(t, dir, "a.pgn")); code != 0 {
+		t.Fatalf("stats: exit %d: %s", code, stderr)
+	}
+	missing := filepath.Join(dir, "missing.json")
+	stdout, stderr, code := frctool(t, "", "stats", "--merge", "-q", "--format", "csv", doc, missing, doc)
+	if code != 1 || stderr != "frctool: "+missing+": no such file or directory\n" {
+		t.Errorf("exit %d, stderr %q; want 1 and the missing file named", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 || strings.Split(lines[1], ",")[3] != "2" {
+		t.Errorf("merged table %q, want one row of 2 games", stdout)
 	}
 }
 

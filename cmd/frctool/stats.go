@@ -152,7 +152,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		if a.where != nil {
 			return usagef(cmd, "--merge adds up counts already made: select games when counting them, not when merging")
 		}
-		err = mergeStats(a, &s, withDFRC, cmd.IsSet("group-by"))
+		err = mergeStats(ctx, a, &s, withDFRC, cmd.IsSet("group-by"))
 	} else {
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
 			return stats.Run(ctx, r, &s, stats.RunOptions(a.options()))
@@ -233,17 +233,19 @@ func statsFormat(cmd *cli.Command) (render.Format, error) {
 	return render.CSV, nil
 }
 
-// mergeStats adds up the JSON documents named by the arguments. Without
-// --group-by the documents' own grouping is kept.
-func mergeStats(a *archives, s *stats.Stats, withDFRC, grouped bool) error {
-	for _, name := range a.names {
-		in, err := stream.Open(name, a.stdin)
-		if err != nil {
-			return err
-		}
+// mergeStats adds up the JSON documents named by the arguments, opened
+// one at a time as every command opens its inputs: one that cannot be
+// opened is reported and the others are merged (exit status 1), and an
+// interrupt stops the merge also while an input is idle. Without
+// --group-by the documents' own grouping is kept. A document that is not
+// one stats can merge stops the merge: adding up the others would give
+// counts that look complete and are not.
+func mergeStats(ctx context.Context, a *archives, s *stats.Stats, withDFRC, grouped bool) error {
+	return a.each(ctx, func(in *stream.Input, _ *pgn.Reader) error {
 		m, err := s.ReadJSON(in)
-		in.Close()
 		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
 		case errors.Is(err, stats.ErrNotStats):
 			return fmt.Errorf("%s: %w; --merge reads what frctool stats --format json writes", in.Name, err)
 		case errors.Is(err, stats.ErrFiltered):
@@ -258,8 +260,8 @@ func mergeStats(a *archives, s *stats.Stats, withDFRC, grouped bool) error {
 		if withDFRC && !m.DFRCTable {
 			return fmt.Errorf("%s: %w (written without --dfrc); count it again with --dfrc", in.Name, stats.ErrNoDFRC)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // writeStatsFile writes one output with write and commits it, so that a
