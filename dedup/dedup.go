@@ -49,6 +49,7 @@ import (
 	"hash/maphash"
 	"io"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
@@ -124,6 +125,10 @@ type Deduper struct {
 	opts      Options
 	seeds     [2]maphash.Seed
 	table     *table
+	// extra holds, with Options.Prefix, the keys Run meets that Index
+	// did not insert (games without moves), so that table keeps its
+	// shape while Run's workers look prefixes up in it.
+	extra *table
 
 	ran     bool
 	closed  bool
@@ -140,17 +145,29 @@ const (
 // New returns a Deduper writing the first occurrences to out and the
 // duplicates to dups, which may be nil to discard them.
 func New(out, dups io.Writer, opts Options) *Deduper {
-	d := &Deduper{out: out, dups: dups, opts: opts, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, table: new(table), last: -1}
-	// The table lives outside the Go heap (see allocSlots): a Deduper
-	// dropped without Close gives it back when collected.
+	d := &Deduper{out: out, dups: dups, opts: opts, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, table: new(table), extra: new(table), last: -1}
+	// The tables live outside the Go heap (see allocSlots): a Deduper
+	// dropped without Close gives them back when collected.
 	runtime.AddCleanup(d, (*table).free, d.table)
+	runtime.AddCleanup(d, (*table).free, d.extra)
 	return d
 }
 
-func (d *Deduper) job(emit func(*pipeline.Item[gameKey]) error) pipeline.Job[gameKey] {
+// job returns the runner's job. With mark, the workers mark the games
+// each game continues themselves, and no probes reach emit.
+func (d *Deduper) job(emit func(*pipeline.Item[gameKey]) error, mark bool) pipeline.Job[gameKey] {
 	return pipeline.Job[gameKey]{
 		NewWorker: func() func(it *pipeline.Item[gameKey], out []byte) []byte {
-			return newKeyer(d.opts.Key, d.opts.Prefix, &d.seeds).compute
+			k := newKeyer(d.opts.Key, d.opts.Prefix, &d.seeds)
+			if !mark {
+				return k.compute
+			}
+			return func(it *pipeline.Item[gameKey], out []byte) []byte {
+				start := len(out)
+				out = k.compute(it, out)
+				d.mark(out[start:])
+				return out[:start]
+			}
 		},
 		Emit: emit,
 	}
@@ -166,7 +183,7 @@ func (d *Deduper) Index(ctx context.Context, r *pgn.Reader, opts RunOptions) err
 	}
 	opts.Warn = nil
 	var tally startpos.Tally
-	return pipeline.Run(ctx, r, pipeline.Options(opts), d.job(d.index), &tally)
+	return pipeline.Run(ctx, r, pipeline.Options(opts), d.job(d.index, false), &tally)
 }
 
 // index marks the games this one continues and remembers its own key.
@@ -180,7 +197,9 @@ func (d *Deduper) index(it *pipeline.Item[gameKey]) error {
 	return nil
 }
 
-// mark sets the covered flag of the keys of the prefixes in probes.
+// mark sets the covered flag of the keys of the prefixes in probes. Run's
+// workers call it concurrently: table does not change shape during Run,
+// and its flags are set and read atomically.
 func (d *Deduper) mark(probes []byte) {
 	for len(probes) >= 16 {
 		var k [2]uint64
@@ -190,7 +209,7 @@ func (d *Deduper) mark(probes []byte) {
 		}
 		probes = probes[16:]
 		if e := d.table.find(norm(k)); e != nil {
-			e[0] |= covered
+			atomic.OrUint64(&e[0], covered)
 		}
 	}
 }
@@ -203,7 +222,7 @@ func (d *Deduper) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error
 		return ErrClosed
 	}
 	d.ran = true
-	return pipeline.Run(ctx, r, pipeline.Options(opts), d.job(d.route), &d.sum.Tally)
+	return pipeline.Run(ctx, r, pipeline.Options(opts), d.job(d.route, d.opts.Prefix), &d.sum.Tally)
 }
 
 // route sends one item where it belongs.
@@ -233,18 +252,24 @@ func (d *Deduper) decide(v *gameKey, probes []byte) int {
 		d.sum.Passed++
 		return toOutput
 	}
-	if d.opts.Prefix && !v.noMoves {
-		// The games this one continues that come after it are marked
-		// now, before they are reached; Index marked those before it.
-		d.mark(probes)
+	var e *[2]uint64
+	if d.opts.Prefix {
+		// Run's workers have marked the games that this one and every
+		// game before it continue; Index marked those that games after
+		// it continue.
+		if e = d.table.find(norm(v.key)); e == nil {
+			e = d.extra.insert(norm(v.key))
+		}
+	} else {
+		e = d.table.insert(norm(v.key))
 	}
-	e := d.table.insert(norm(v.key))
-	if d.opts.Prefix && e[0]&covered != 0 {
+	flags := atomic.LoadUint64(&e[0])
+	if flags&covered != 0 {
 		d.sum.PrefixDuplicates++
 		return toDuplicates
 	}
-	if bit := uint64(1) << v.result; e[0]&bit == 0 {
-		e[0] |= bit
+	if bit := uint64(1) << v.result; flags&bit == 0 {
+		atomic.OrUint64(&e[0], bit)
 		d.sum.Unique++
 		return toOutput
 	}
@@ -275,9 +300,10 @@ func (d *Deduper) Close() error {
 	if d.closed {
 		return nil
 	}
-	d.sum.Keys, d.sum.TableBytes = d.table.keys, d.table.bytes()
+	d.sum.Keys, d.sum.TableBytes = d.keys()
 	d.closed = true
 	d.table.free()
+	d.extra.free()
 	if len(d.pending) == 0 {
 		return nil
 	}
@@ -290,7 +316,11 @@ func (d *Deduper) Close() error {
 func (d *Deduper) Summary() Summary {
 	s := d.sum
 	if !d.closed {
-		s.Keys, s.TableBytes = d.table.keys, d.table.bytes()
+		s.Keys, s.TableBytes = d.keys()
 	}
 	return s
+}
+
+func (d *Deduper) keys() (n, bytes int64) {
+	return d.table.keys + d.extra.keys, d.table.bytes() + d.extra.bytes()
 }

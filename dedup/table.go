@@ -1,6 +1,9 @@
 package dedup
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // The low bits of an entry's first word are flags, not hash: a bit per
 // result seen (1 << result code) and the covered bit. The 122 bits left
@@ -56,7 +59,8 @@ func (s *shard) home(k [2]uint64) int {
 	return int(hi)
 }
 
-// find returns the entry of k, or nil. k must be normalized.
+// find returns the entry of k, or nil. k must be normalized. Several
+// goroutines may find at once, while nothing inserts.
 func (t *table) find(k [2]uint64) *[2]uint64 {
 	s := &t.shard[k[1]>>(64-shardBits)]
 	if len(s.slots) == 0 {
@@ -64,10 +68,13 @@ func (t *table) find(k [2]uint64) *[2]uint64 {
 	}
 	for i := s.home(k); ; {
 		e := &s.slots[i]
-		if e[1] == k[1] && e[0]&^flagMask == k[0] {
+		// The flags may be set meanwhile by another goroutine (see
+		// Deduper.mark); the key bits never change once written.
+		w := atomic.LoadUint64(&e[0])
+		if e[1] == k[1] && w&^flagMask == k[0] {
 			return e
 		}
-		if e[0] == 0 && e[1] == 0 {
+		if w == 0 && e[1] == 0 {
 			return nil
 		}
 		if i++; i == len(s.slots) {
