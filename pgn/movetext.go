@@ -110,6 +110,7 @@ type MovetextScanner struct {
 	// that never ask for lines (CountPlies) never count newlines.
 	line    int
 	lineOff int
+	nl      [1]byte // the byte that ends lines: '\n', or '\r' (lineBreak)
 
 	// pendingNAG is the offset of glyphs ("!?") that followed a move
 	// without a blank, to be returned as the next token; -1 when none.
@@ -129,7 +130,7 @@ func NewMovetextScanner(movetext []byte) *MovetextScanner {
 // firstLine (the input line the movetext starts on, for messages that
 // name input lines; see Game.MovetextLine).
 func (s *MovetextScanner) Reset(movetext []byte, firstLine int) {
-	*s = MovetextScanner{buf: movetext, bol: true, line: firstLine, pendingNAG: -1}
+	*s = MovetextScanner{buf: movetext, bol: true, line: firstLine, pendingNAG: -1, nl: [1]byte{lineBreak(movetext)}}
 	if bytes.HasPrefix(movetext, bom) {
 		s.pos = len(bom)
 	}
@@ -153,7 +154,7 @@ func (g *Game) Termination() (marker []byte, line int) {
 // Token returns the token found by the last call to Next.
 func (s *MovetextScanner) Token() Token {
 	if s.lineOff < s.start {
-		s.line += bytes.Count(s.buf[s.lineOff:s.start], nl)
+		s.line += bytes.Count(s.buf[s.lineOff:s.start], s.nl[:])
 		s.lineOff = s.start
 	}
 	return Token{Kind: s.kind, Text: s.buf[s.start:s.end], Offset: s.start, Line: s.line, Depth: s.tdep}
@@ -180,7 +181,7 @@ func (s *MovetextScanner) Next() bool {
 	// only then is '%' an escape.
 	for i < len(b) {
 		c := b[i]
-		if c == '\n' {
+		if c == s.nl[0] {
 			s.bol = true
 		} else if !IsSpace(c) {
 			break
@@ -201,10 +202,10 @@ func (s *MovetextScanner) Next() bool {
 		}
 		s.set(TokenComment, i, end)
 	case ';':
-		s.set(TokenLineComment, i, lineEnd(b, i))
+		s.set(TokenLineComment, i, lineEnd(b, i, s.nl[0]))
 	case '%':
 		if bol {
-			s.set(TokenEscape, i, lineEnd(b, i))
+			s.set(TokenEscape, i, lineEnd(b, i, s.nl[0]))
 		} else {
 			s.set(TokenInvalid, i, i+1)
 		}
@@ -354,17 +355,29 @@ func isGlyph(w []byte) bool {
 }
 
 // lineEnd returns the offset of the line ending of the line holding b[i]
-// ("\r\n" or "\n"), or len(b).
-func lineEnd(b []byte, i int) int {
-	k := bytes.IndexByte(b[i:], '\n')
+// ("\r\n" or "\n", or "\r" when nl is '\r'), or len(b).
+func lineEnd(b []byte, i int, nl byte) int {
+	k := bytes.IndexByte(b[i:], nl)
 	if k < 0 {
 		return len(b)
 	}
 	k += i
-	if k > i && b[k-1] == '\r' {
+	if nl == '\n' && k > i && b[k-1] == '\r' {
 		k--
 	}
 	return k
+}
+
+// lineBreak returns the byte that ends the lines of a game's movetext:
+// '\r' for a game from an input whose lines end with a lone CR (old Mac
+// exports: the reader hands them out with their CRs), '\n' otherwise.
+// Such a movetext holds CRs and no line feed; any other holds a line feed,
+// usually on its first line, so the test costs little.
+func lineBreak(movetext []byte) byte {
+	if bytes.IndexByte(movetext, '\n') < 0 && bytes.IndexByte(movetext, '\r') >= 0 {
+		return '\r'
+	}
+	return '\n'
 }
 
 // CountPlies counts the moves of the main line of a movetext: moves inside
@@ -382,10 +395,14 @@ func CountPlies(movetext []byte) int {
 	if bytes.HasPrefix(b, bom) {
 		i = len(bom)
 	}
+	nl := lineBreak(b)
 	for i < len(b) {
 		c := b[i]
 		switch plyClass[c] {
 		case pcBlank:
+			if c == nl {
+				bol = true
+			}
 			i++
 			continue
 		case pcNewline:
@@ -399,10 +416,10 @@ func CountPlies(movetext []byte) int {
 			}
 			i += k + 2
 		case pcSemicolon:
-			i = lineEnd(b, i)
+			i = lineEnd(b, i, nl)
 		case pcPercent:
 			if bol {
-				i = lineEnd(b, i)
+				i = lineEnd(b, i, nl)
 			} else {
 				i++
 			}
@@ -503,12 +520,13 @@ var plyClass = func() (t [256]uint8) {
 // returns nil and -1 when the movetext does not end with one.
 func Termination(movetext []byte) (marker []byte, offset int) {
 	b := movetext
+	nl := lineBreak(b)
 	for {
 		b = trimSpaceRight(b)
 		if len(b) == 0 {
 			return nil, -1
 		}
-		if bol := bytes.LastIndexByte(b, '\n') + 1; b[bol] == '%' {
+		if bol := bytes.LastIndexByte(b, nl) + 1; b[bol] == '%' {
 			// An escape line is ignored, wherever it stands.
 			b = b[:bol]
 			continue

@@ -3,6 +3,8 @@ package pgn
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -204,7 +206,9 @@ func FuzzMovetextScanner(f *testing.F) {
 			if !bytes.Equal(in[tok.Offset:tok.Offset+len(tok.Text)], tok.Text) {
 				t.Fatalf("token text %q does not match the input at %d", tok.Text, tok.Offset)
 			}
-			if want := 1 + bytes.Count(in[:tok.Offset], []byte{'\n'}); tok.Line != want || tok.Line < line {
+			// Lines end with '\n', or with a lone '\r' in a movetext
+			// that has no '\n' at all (see lineBreak).
+			if want := 1 + bytes.Count(in[:tok.Offset], []byte{lineBreak(in)}); tok.Line != want || tok.Line < line {
 				t.Fatalf("token at %d on line %d, want %d", tok.Offset, tok.Line, want)
 			}
 			if tok.Depth < 0 || (tok.Kind == TokenOpenVariation || tok.Kind == TokenCloseVariation) && tok.Depth == 0 {
@@ -230,5 +234,45 @@ func BenchmarkCountPlies(b *testing.B) {
 	b.SetBytes(int64(mt.Len()))
 	for b.Loop() {
 		CountPlies(mt.Bytes())
+	}
+}
+
+// TestMovetextLineEndings scans one movetext written with each line
+// ending: LF, CRLF and the lone CR of old Mac exports. The tokens, their
+// lines, the plies and the termination marker must not depend on it; a
+// ';' comment or a '%' escape ends at the line's end in each.
+func TestMovetextLineEndings(t *testing.T) {
+	const text = "1. e4 ; to the end of the line e5\n% an escape line 2. d4\n2. Nf3 {a\ncomment} Nc6\n3. Bb5 *\n"
+	type tok struct {
+		kind TokenKind
+		text string
+		line int
+	}
+	scan := func(movetext []byte, ending string) []tok {
+		var s MovetextScanner
+		s.Reset(movetext, 10)
+		var toks []tok
+		for s.Next() {
+			tk := s.Token()
+			toks = append(toks, tok{tk.Kind, strings.ReplaceAll(string(tk.Text), ending, "\n"), tk.Line})
+		}
+		return toks
+	}
+	want := scan([]byte(text), "\n")
+	if len(want) != 11 || want[2].kind != TokenLineComment || want[3].kind != TokenEscape || want[10].line != 14 {
+		t.Fatalf("the LF movetext scans as %v", want)
+	}
+	for _, ending := range []string{"\r\n", "\r"} {
+		movetext := []byte(strings.ReplaceAll(text, "\n", ending))
+		name := strconv.Quote(ending)
+		if got := scan(movetext, ending); !slices.Equal(got, want) {
+			t.Errorf("%s: tokens\n got %v\nwant %v", name, got, want)
+		}
+		if got := CountPlies(movetext); got != 4 {
+			t.Errorf("%s: CountPlies = %d, want 4 (e4 Nf3 Nc6 Bb5)", name, got)
+		}
+		if m, _ := Termination(append(movetext, "% a last escape"...)); string(m) != "*" {
+			t.Errorf("%s: Termination = %q, want *", name, m)
+		}
 	}
 }
