@@ -361,7 +361,7 @@ func (f *Forest) prune(target int) {
 		leaves = leaves[:0]
 		for ti, t := range f.trees {
 			for i := 1; i < len(t.nodes); i++ {
-				if len(t.nodes[i].moves) == 0 {
+				if t.nodes[i].first < 0 {
 					leaves = append(leaves, leaf{int32(ti), int32(i), t.nodes[i].games})
 				}
 			}
@@ -405,15 +405,25 @@ func (t *Tree) remove(dead []bool) {
 		t.nodes[j] = t.nodes[i]
 		j++
 	}
-	clear(t.nodes[j:])
 	t.nodes = t.nodes[:j]
+	// The moves are copied into a new list, which leaves the dropped
+	// ones behind and keeps each node's moves together.
+	edges := make([]edge, 0, len(t.edges))
 	for i := range t.nodes {
 		n := &t.nodes[i]
-		n.moves = slices.DeleteFunc(n.moves, func(e edge) bool { return remap[e.child] < 0 })
-		for k := range n.moves {
-			n.moves[k].child = remap[n.moves[k].child]
+		first := int32(-1)
+		for e := n.first; e >= 0; e = t.edges[e].next {
+			ed := t.edges[e]
+			if ed.child = remap[ed.child]; ed.child < 0 {
+				continue
+			}
+			ed.next = first
+			edges = append(edges, ed)
+			first = int32(len(edges) - 1)
 		}
+		n.first = first
 	}
+	t.edges = edges
 	for k, v := range t.index {
 		if remap[v] < 0 {
 			delete(t.index, k)
@@ -444,6 +454,19 @@ type Walker struct {
 	sel   *selection
 	board position.Board
 	scan  pgn.MovetextScanner
+	// steps, if set, gives the slices for lines' Steps, which Run takes
+	// back once a line is added: a game's line then costs no allocation.
+	steps *sync.Pool
+}
+
+// newSteps returns an empty slice for a line's Steps.
+func (w *Walker) newSteps() []Step {
+	if w.steps != nil {
+		if s, ok := w.steps.Get().(*[]Step); ok {
+			return (*s)[:0]
+		}
+	}
+	return make([]Step, 0, w.depth+1)
 }
 
 // NewWalker returns a Walker for the forest's trees.
@@ -509,7 +532,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	}
 	recording := k == root
 	if recording {
-		l.Steps = append(make([]Step, 0, w.depth+1), Step{Key: k})
+		l.Steps = append(w.newSteps(), Step{Key: k})
 	}
 	w.scan.Reset(g.Movetext(), g.MovetextLine())
 	for ply := 0; w.scan.Next(); {
@@ -538,7 +561,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 			l.Steps = append(l.Steps, Step{Key: k})
 		case k == root:
 			recording = true
-			l.Steps = append(make([]Step, 0, w.depth+1), Step{Key: k})
+			l.Steps = append(w.newSteps(), Step{Key: k})
 		}
 	}
 	if !recording {
@@ -603,9 +626,11 @@ type walked struct {
 // input order on the calling goroutine. It can be called again with the
 // same forest for further inputs.
 func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
+	var steps sync.Pool
 	job := pipeline.Job[walked]{
 		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
 			w := f.NewWalker()
+			w.steps = &steps
 			return func(it *pipeline.Item[walked], out []byte) []byte {
 				if it.Selected {
 					v := &it.Value
@@ -623,7 +648,11 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			if !it.Selected {
 				return nil
 			}
-			return f.count(&it.Value)
+			err := f.count(&it.Value)
+			if s := it.Value.line.Steps; cap(s) > 0 {
+				steps.Put(&s)
+			}
+			return err
 		},
 	}
 	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)

@@ -485,8 +485,7 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 			EloGames: jm.EloGames, EloSum: jm.EloSum, OppGames: jm.OppGames, OppEloSum: jm.OppEloSum, OppNet: jm.OppNet,
 			YearGames: jm.YearGames, YearSum: jm.YearSum, Last: parseDate(jm.LastPlayed),
 		}
-		// t.node may have moved the nodes: index them again.
-		t.nodes[at].edge(m, child).addCounts(&c)
+		t.edge(at, m, child).addCounts(&c)
 	}
 	return nil
 }

@@ -149,8 +149,8 @@ type WalkOptions struct {
 type plan struct {
 	order []int32 // the nodes in the order met
 	at    []int32 // per node, its index in order + 1, 0 when not met
-	// moves holds per node met, from first[i] on, the indices of its
-	// moves taken, in the order written.
+	// moves holds per node met, from first[i] on, its moves taken (as
+	// indices in Tree.edges), in the order written.
 	moves []int32
 	first []int32
 	// parent is, per position met, the index of the position the walk
@@ -194,19 +194,18 @@ func (t *Tree) plan(opts WalkOptions) *plan {
 		p.parent = append(p.parent, from)
 		start := len(p.moves)
 		p.first = append(p.first, int32(start))
-		nd := &t.nodes[n]
-		for k := range nd.moves {
-			if int64(nd.moves[k].games) >= minGames {
-				p.moves = append(p.moves, int32(k))
+		for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
+			if int64(t.edges[e].games) >= minGames {
+				p.moves = append(p.moves, e)
 			}
 		}
 		mine := p.moves[start:]
 		slices.SortFunc(mine, func(x, y int32) int {
-			ex, ey := &nd.moves[x], &nd.moves[y]
+			ex, ey := &t.edges[x], &t.edges[y]
 			return cmp.Or(cmp.Compare(ey.games, ex.games), cmp.Compare(uciKey(ex.move, t.chess960), uciKey(ey.move, t.chess960)))
 		})
-		for _, k := range slices.Clone(mine) {
-			if c := nd.moves[k].child; p.at[c] == 0 {
+		for _, e := range slices.Clone(mine) {
+			if c := t.edges[e].child; p.at[c] == 0 {
 				visit(c, me)
 			}
 		}
@@ -228,7 +227,7 @@ type view struct {
 type moveView struct {
 	san, uci []byte
 	to       int
-	c        *counts
+	c        *edge
 }
 
 // walk meets the positions of the tree in the order of its plan and hands
@@ -249,12 +248,12 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 		names, moves = names[:0], moves[:0]
 		ends = ends[:0]
 		for _, k := range taken {
-			e := &nd.moves[k]
+			e := &t.edges[k]
 			names = b.AppendSAN(names, e.move)
 			ends = append(ends, len(names))
 			names = appendUCI(names, e.move, t.chess960)
 			ends = append(ends, len(names))
-			moves = append(moves, moveView{to: int(p.at[e.child]) - 1, c: &e.counts})
+			moves = append(moves, moveView{to: int(p.at[e.child]) - 1, c: e})
 		}
 		// names is sliced only once it has stopped growing.
 		off := 0
@@ -268,7 +267,7 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 			return err
 		}
 		for _, k := range taken {
-			e := &nd.moves[k]
+			e := &t.edges[k]
 			if c := int(p.at[e.child]) - 1; int(p.parent[c]) != i {
 				continue
 			}

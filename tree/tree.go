@@ -63,18 +63,22 @@ type Counts struct {
 	Last int32
 }
 
-// counts is Counts as a tree stores it, in 64 bytes instead of 104: a
-// tree holds one per move of every position, and counts of games fit in
-// 32 bits (up to 4294967295 games through one move).
-type counts struct {
+// edge is a move from a node, the node it leads to, and what the games
+// through it add up to: Counts as a tree stores it, in 72 bytes instead
+// of 104 (a tree holds one per move of every position), with counts of
+// games in 32 bits (up to 4294967295 games through one move).
+type edge struct {
+	eloSum, oppEloSum, yearSum         int64
 	games, whiteWins, draws, blackWins uint32
 	eloGames, oppGames, yearGames      uint32
 	oppNet                             int32
-	eloSum, oppEloSum, yearSum         int64
 	last                               int32
+	child                              int32
+	next                               int32 // the node's next move in Tree.edges, -1 for none
+	move                               position.Move
 }
 
-func (c *counts) export() Counts {
+func (c *edge) export() Counts {
 	return Counts{
 		Results:  Results{Games: int64(c.games), WhiteWins: int64(c.whiteWins), Draws: int64(c.draws), BlackWins: int64(c.blackWins)},
 		EloGames: int64(c.eloGames), EloSum: c.eloSum,
@@ -84,7 +88,7 @@ func (c *counts) export() Counts {
 	}
 }
 
-func (c *counts) addCounts(o *Counts) {
+func (c *edge) addCounts(o *Counts) {
 	c.games += uint32(o.Games)
 	c.whiteWins += uint32(o.WhiteWins)
 	c.draws += uint32(o.Draws)
@@ -101,7 +105,7 @@ func (c *counts) addCounts(o *Counts) {
 
 // addGame counts one game of the line l through the move, made by the
 // side mover.
-func (c *counts) addGame(l *Line, mover position.Color) {
+func (c *edge) addGame(l *Line, mover position.Color) {
 	c.games++
 	me, opp := l.WhiteElo, l.BlackElo
 	if mover == position.Black {
@@ -137,17 +141,11 @@ func (c *counts) addGame(l *Line, mover position.Color) {
 	c.last = max(c.last, l.Date)
 }
 
-// node is a position of the tree.
+// node is a position of the tree. Nodes and moves hold no pointers, so
+// that the garbage collector need not look through millions of them.
 type node struct {
 	games, whiteWins, draws, blackWins uint32
-	moves                              []edge
-}
-
-// edge is a move from a node, and the node it leads to.
-type edge struct {
-	move  position.Move
-	child int32
-	counts
+	first                              int32 // its first move in Tree.edges, -1 for none
 }
 
 func (n *node) results() Results {
@@ -173,26 +171,33 @@ func (n *node) addGame(o Outcome) {
 	}
 }
 
-// child returns the position the move m of n leads to, -1 when n has no
-// such move.
-func (n *node) child(m position.Move) int32 {
-	for i := range n.moves {
-		if n.moves[i].move == m {
-			return n.moves[i].child
+// child returns the position the move m of node n leads to, -1 when n
+// has no such move.
+func (t *Tree) child(n int32, m position.Move) int32 {
+	for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
+		if t.edges[e].move == m {
+			return t.edges[e].child
 		}
 	}
 	return -1
 }
 
-// edge returns the move m of n, adding it when it is new.
-func (n *node) edge(m position.Move, child int32) *edge {
-	for i := range n.moves {
-		if n.moves[i].move == m {
-			return &n.moves[i]
+// edge returns the move m of node n, adding it, leading to child, when
+// it is new. The pointer is valid until the next edge is added.
+func (t *Tree) edge(n int32, m position.Move, child int32) *edge {
+	for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
+		if t.edges[e].move == m {
+			return &t.edges[e]
 		}
 	}
-	n.moves = append(n.moves, edge{move: m, child: child})
-	return &n.moves[len(n.moves)-1]
+	if len(t.edges) == cap(t.edges) {
+		// Doubling, where append grows large slices by a quarter: a
+		// tree's moves are copied once on the way, not four times.
+		t.edges = slices.Grow(t.edges, max(len(t.edges), 16))
+	}
+	t.edges = append(t.edges, edge{move: m, child: child, next: t.nodes[n].first})
+	t.nodes[n].first = int32(len(t.edges) - 1)
+	return &t.edges[len(t.edges)-1]
 }
 
 // Root says where a tree starts.
@@ -222,6 +227,7 @@ type Tree struct {
 	depth    int
 	index    map[position.Key]int32
 	nodes    []node
+	edges    []edge
 	chess960 bool
 	// seen are the nodes and moves the game being added has passed
 	// through already, so that a repetition counts once.
@@ -267,7 +273,10 @@ func (t *Tree) node(k position.Key) int32 {
 	}
 	i := int32(len(t.nodes))
 	t.index[k] = i
-	t.nodes = append(t.nodes, node{})
+	if len(t.nodes) == cap(t.nodes) {
+		t.nodes = slices.Grow(t.nodes, max(len(t.nodes), 16))
+	}
+	t.nodes = append(t.nodes, node{first: -1})
 	return i
 }
 
@@ -311,7 +320,7 @@ func (t *Tree) Add(l *Line) {
 		// transposition may meet a position the tree has.
 		at := int32(-1)
 		if prev >= 0 {
-			at = t.nodes[prev].child(steps[i-1].Move)
+			at = t.child(prev, steps[i-1].Move)
 		}
 		if at < 0 {
 			at = t.node(s.Key)
@@ -324,7 +333,7 @@ func (t *Tree) Add(l *Line) {
 			m := steps[i-1].Move
 			if sm := (seenMove{prev, m}); !slices.Contains(t.seenMoves, sm) {
 				t.seenMoves = append(t.seenMoves, sm)
-				t.nodes[prev].edge(m, at).addGame(l, steps[i-1].Key.Turn())
+				t.edge(prev, m, at).addGame(l, steps[i-1].Key.Turn())
 			}
 		}
 		prev = at
@@ -348,11 +357,11 @@ func (t *Tree) Merge(o *Tree) error {
 		at := t.node(keys[i])
 		r := on.results()
 		t.nodes[at].addResults(&r)
-		for j := range on.moves {
-			e := &on.moves[j]
-			child := t.node(keys[e.child])
-			c := e.counts.export()
-			t.nodes[at].edge(e.move, child).addCounts(&c)
+		for e := on.first; e >= 0; e = o.edges[e].next {
+			oe := &o.edges[e]
+			child := t.node(keys[oe.child])
+			c := oe.export()
+			t.edge(at, oe.move, child).addCounts(&c)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -131,6 +132,12 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 	f, err := tree.NewForest(opts)
 	if err != nil {
 		return usagef(cmd, "%v", err)
+	}
+	if os.Getenv("GOGC") == "" {
+		// The trees hold no pointers, so a collection costs little
+		// however large they grow; collecting more often keeps the heap
+		// near them (a fifth less memory on a large archive).
+		defer debug.SetGCPercent(debug.SetGCPercent(25))
 	}
 	if merge {
 		err = mergeTrees(a, f)
