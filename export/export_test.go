@@ -663,26 +663,29 @@ func TestRealData(t *testing.T) {
 	}
 }
 
-// BenchmarkRun exports a generated archive of lichess's shape: short
-// games, many tags, the case where the per-row work shows most.
+// BenchmarkRun exports generated archives of the two shapes frctool
+// meets at the ends: lichess's short games with clock comments, and
+// header-only games, where the per-row work shows most.
 func BenchmarkRun(b *testing.B) {
-	in := archivegen.Bytes(archivegen.Options{Shape: archivegen.Lichess, Seed: 1}, 16<<20)
-	for _, f := range formats {
-		b.Run(f.String(), func(b *testing.B) {
-			b.SetBytes(int64(len(in)))
-			b.ReportAllocs()
-			for b.Loop() {
-				w, err := NewWriter(io.Discard, f, Options{})
-				if err != nil {
-					b.Fatal(err)
+	for _, shape := range []archivegen.Shape{archivegen.Lichess, archivegen.Headers} {
+		in := archivegen.Bytes(archivegen.Options{Shape: shape, Seed: 1}, 16<<20)
+		for _, f := range formats {
+			b.Run(fmt.Sprintf("%v/%s", shape, f), func(b *testing.B) {
+				b.SetBytes(int64(len(in)))
+				b.ReportAllocs()
+				for b.Loop() {
+					w, err := NewWriter(io.Discard, f, Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := w.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), "in.pgn", RunOptions{Jobs: 1}); err != nil {
+						b.Fatal(err)
+					}
+					if err := w.Close(); err != nil {
+						b.Fatal(err)
+					}
 				}
-				if err := w.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), "in.pgn", RunOptions{Jobs: 1}); err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+			})
+		}
 	}
 }
