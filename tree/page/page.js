@@ -159,7 +159,7 @@
         s.className = cls;
         s.style.width = (100 * n) / fin + "%";
         const share = Math.round((100 * n) / fin);
-        s.textContent = share >= 12 ? share + "%" : "";
+        s.textContent = share >= 25 ? share + "%" : "";
         s.title = n + " " + { w: "White wins", d: "draws", b: "Black wins" }[cls];
         res.appendChild(s);
       }
