@@ -306,13 +306,17 @@ func (s *scanner) tagPair(line []byte, base, j int) (end int, ok bool) {
 	}
 	p++
 	t.valStart = base + p
-	for ; p < len(line) && line[p] != '"'; p++ {
-		if line[p] == '\\' {
-			t.escaped = true
-			p++
-		}
-		if p < len(line) && line[p] == '\n' {
-			return 0, false
+	// The closing quote is found at once; only a value holding a
+	// backslash, rare, is walked byte by byte for its escapes.
+	q := bytes.IndexByte(line[p:], '"')
+	if q >= 0 && bytes.IndexByte(line[p:p+q], '\\') < 0 {
+		p += q
+	} else {
+		for ; p < len(line) && line[p] != '"'; p++ {
+			if line[p] == '\\' {
+				t.escaped = true
+				p++
+			}
 		}
 	}
 	if p >= len(line) {
@@ -363,9 +367,18 @@ func unescape(dst, v []byte) []byte {
 	return dst
 }
 
-func isNameByte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+' || c == '#' || c == '=' || c == ':'
-}
+func isNameByte(c byte) bool { return nameBytes[c] }
+
+// nameBytes are the bytes of a tag name, looked up rather than compared
+// since every tag of every game passes through it.
+var nameBytes = func() (t [256]bool) {
+	for c := range t {
+		b := byte(c)
+		t[c] = b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' ||
+			b == '_' || b == '-' || b == '+' || b == '#' || b == '=' || b == ':'
+	}
+	return t
+}()
 
 func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
@@ -470,11 +483,20 @@ func looksLikeTagPair(b []byte) bool {
 }
 
 func skipBlanks(b []byte, i int) int {
-	for i < len(b) && isLineSpace(b[i]) && b[i] != '\r' {
+	for i < len(b) && tagBlanks[b[i]] {
 		i++
 	}
 	return i
 }
+
+// tagBlanks are the blanks within a tag line: those of isLineSpace but
+// the carriage return, which ends the line.
+var tagBlanks = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isLineSpace(byte(c)) && c != '\r'
+	}
+	return t
+}()
 
 // endOfLine returns the offset of the newline ending the line at i, or
 // len(b).
