@@ -1,6 +1,9 @@
 package position
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // A bitboard is a set of squares, bit i standing for Square(i).
 type bitboard = uint64
@@ -74,7 +77,14 @@ func slide(s Square, occ bitboard, dirs [4][2]int) bitboard {
 	return att
 }
 
-func init() {
+// tables are built on first use rather than at start-up: a program that
+// imports the package without setting up a board (frctool's commands
+// that never replay a move) pays nothing for them, about 5 ms otherwise.
+var tables sync.Once
+
+// buildTables fills the attack, between, line and magic tables. Every
+// board is set up through Board.set, which calls it first.
+func buildTables() {
 	for s := A1; s <= H8; s++ {
 		f, r := s.File(), s.Rank()
 		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {

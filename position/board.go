@@ -57,6 +57,7 @@ func setupErrorf(format string, args ...any) error {
 // set sets b up from s, dropping its history but keeping the history's
 // memory. On failure b is left as it was.
 func (b *Board) set(s setup) error {
+	tables.Do(buildTables)
 	nb := Board{turn: s.turn, ep: NoSquare, halfmove: s.halfmove, fullmove: s.fullmove, history: b.history[:0]}
 	if err := nb.setUp(s); err != nil {
 		return err

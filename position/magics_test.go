@@ -16,6 +16,7 @@ var writeMagics = flag.Bool("magics.write", false, "search for magic numbers and
 // -magics.write finds new magic numbers (from a fixed seed, so the output is
 // reproducible) and writes them to magics.go.
 func TestMagics(t *testing.T) {
+	tables.Do(buildTables) // read directly, not through a board
 	if *writeMagics {
 		rng := xorshift(0x52f3c1e8d7b6a9)
 		var buf bytes.Buffer
