@@ -130,6 +130,9 @@ type parquetWriter struct {
 	w    *parquet.GenericWriter[any]
 	cols []Column
 	leaf []int // each column's first leaf column index
+	// nulls holds each leaf column's null value, made once: most rows
+	// have many null columns.
+	nulls []parquet.Value
 	// The rows added and not yet written: their values one after the
 	// other, and where each row ends.
 	values parquet.Row
@@ -157,6 +160,9 @@ func newParquetWriter(out io.Writer, cols []Column) (*parquetWriter, error) {
 			leaf++
 		}
 	}
+	for i := range leaf {
+		p.nulls = append(p.nulls, parquet.Value{}.Level(0, 0, i))
+	}
 	return p, nil
 }
 
@@ -176,7 +182,7 @@ func (p *parquetWriter) add(b []byte) error {
 			def = 0
 		}
 		if !present {
-			row = append(row, parquet.Value{}.Level(0, 0, col))
+			row = append(row, p.nulls[col])
 			continue
 		}
 		var v parquet.Value
@@ -206,7 +212,7 @@ func (p *parquetWriter) add(b []byte) error {
 			n, k := binary.Uvarint(b)
 			b = b[k:]
 			if n == 0 {
-				row = append(row, parquet.Value{}.Level(0, 0, col), parquet.Value{}.Level(0, 0, col+1))
+				row = append(row, p.nulls[col], p.nulls[col+1])
 				continue
 			}
 			// Values go column by column: the keys, then the values.
