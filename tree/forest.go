@@ -37,7 +37,10 @@ type Options struct {
 	// Start, if set, is the one start position whose games are taken,
 	// whatever its kind (a Chess960 array, a DFRC pair, any position set
 	// up by a FEN tag). If nil, the games of each Chess960 array go into
-	// a tree of their own, and games from any other start are skipped.
+	// a tree of their own, and games from any other start are skipped;
+	// an array set up otherwise (without castling rights, as TCEC's
+	// no-castling events have it, or with Black to move) has a tree
+	// apart, with the array's SP.
 	Start *fen.Position
 	// Moves, with Start, are moves in SAN from Start to the position the
 	// tree starts from: "1. e4 e5 2. Nf3". Move numbers, comments and a
@@ -53,9 +56,8 @@ type Summary struct {
 	Games int64 `json:"games"`
 	// OtherStart counts the games skipped because they start from
 	// elsewhere: not a Chess960 array when every array has its tree
-	// (DFRC pairs, other positions, unknown starts, and arrays set up
-	// with another side to move or other castling rights), or not the
-	// chosen start.
+	// (DFRC pairs, other positions, unknown starts), or not the chosen
+	// start.
 	OtherStart int64 `json:"other_start"`
 	// NotReached counts the games from the chosen start that never
 	// reached the position after Options.Moves.
@@ -273,8 +275,9 @@ func (f *Forest) addTree(t *Tree) int {
 }
 
 // treeFor returns the tree rooted at k, adding the tree of SP sp when
-// there is none.
-func (f *Forest) treeFor(k position.Key, sp int) (*Tree, error) {
+// there is none: from the start array, or from start when the game set
+// the array up otherwise.
+func (f *Forest) treeFor(k position.Key, sp int, start *fen.Position) (*Tree, error) {
 	if i, ok := f.byRoot[k]; ok {
 		return f.trees[i], nil
 	}
@@ -282,6 +285,10 @@ func (f *Forest) treeFor(k position.Key, sp int) (*Tree, error) {
 		return nil, fmt.Errorf("no tree for the line's first position")
 	}
 	b, err := position.Start(sp)
+	if start != nil && err == nil {
+		b, err = position.FromFEN(*start)
+		b.SetChess960(sp != numbering.StandardSP)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +308,7 @@ func (f *Forest) Add(l *Line, sp int) error {
 	if len(l.Steps) == 0 {
 		return fmt.Errorf("adding a line with no position")
 	}
-	t, err := f.treeFor(l.Steps[0].Key, sp)
+	t, err := f.treeFor(l.Steps[0].Key, sp, l.start)
 	if err != nil {
 		return err
 	}
@@ -519,10 +526,12 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	var root position.Key
 	limit := w.depth
 	if w.sel == nil {
-		if spOf(k) != sp {
-			return OtherStart, sp, false, nil
-		}
 		root = k
+		if spOf(k) != sp {
+			// The array set up otherwise (no castling rights, Black to
+			// move) is a start of its own, and a tree of its own.
+			l.start = &p
+		}
 	} else {
 		if k != w.sel.startKey {
 			return OtherStart, sp, false, nil

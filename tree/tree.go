@@ -301,6 +301,9 @@ type Line struct {
 	// date as YYYYMMDD, with 00 for an unknown month or day.
 	Year int
 	Date int32
+	// start is the game's start when it is a Chess960 array set up
+	// otherwise than position.Start sets it up.
+	start *fen.Position
 }
 
 // Add adds the game of line l, whose Steps begin with the tree's root. A

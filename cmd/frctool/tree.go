@@ -50,9 +50,10 @@ performance that player's: the opponents' mean rating + 400 x (wins -
 losses) / games, over finished games against a rated opponent. Empty cells
 have nothing to be derived from.
 
-Without a start position, only Chess960 arrays (standard chess is SP 518)
-have trees: DFRC games, games from other FENs, and arrays set up with another
-side to move or other castling rights are skipped and counted in the summary.
+Without a start position, each Chess960 array (standard chess is SP 518) has
+a tree; an array set up otherwise (no castling rights, as in TCEC's
+no-castling events, or Black to move) has a tree apart under the same SP. DFRC
+games and games from other FENs are skipped and counted in the summary.
 With --fen, the games that start from that exact position are taken, DFRC and
 other FENs included. A move that cannot be played ends its game's line at
 the move before and is reported; only the plies the tree reads are checked.

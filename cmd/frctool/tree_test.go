@@ -225,4 +225,9 @@ func TestTreeTCECNoCastling(t *testing.T) {
 	if !strings.Contains(errs, "12 games in 1 tree (") || !strings.Contains(errs, "12 from other starts skipped") {
 		t.Errorf("summary: %s", errs)
 	}
+	// Without --fen, each of the event's two arrays has its tree.
+	out, errs, code = statsRun(t, "", "tree", "--depth", "1", "--format", "csv", path)
+	if code != 0 || !strings.Contains(out, "\n80,0,,g4,6,6,0,0,") || !strings.Contains(out, "\n879,0,,b4,6,5,1,0,") || !strings.Contains(errs, "24 games in 2 trees (") {
+		t.Errorf("exit %d:\n%s\n%s", code, out, errs)
+	}
 }
