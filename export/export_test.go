@@ -500,6 +500,31 @@ func TestRowGroups(t *testing.T) {
 	}
 }
 
+// TestRowGroupBytes holds that long rows end a row group early, so that
+// its memory stays bounded.
+func TestRowGroupBytes(t *testing.T) {
+	defer func(n int64) { rowGroupBytes = n }(rowGroupBytes)
+	rowGroupBytes = 16 << 10
+	// Enough games for several of the runner's batches.
+	game := []byte("[White \"" + strings.Repeat("w", 1000) + "\"]\n[Result \"*\"]\n\n*\n\n")
+	in := bytes.Repeat(game, 2000)
+	out, w := exportBytes(t, in, Parquet, Options{Columns: []string{"index", "white"}}, RunOptions{Jobs: 1})
+	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := f.RowGroups()
+	if len(groups) < 2 || f.NumRows() != 2000 || w.Rows() != 2000 {
+		t.Errorf("%d row groups, %d rows; want several groups, 2000 rows", len(groups), f.NumRows())
+	}
+	rows := readParquet(t, out)
+	for i, r := range rows {
+		if r["index"] != strconv.Itoa(i+1) {
+			t.Fatalf("row %d has index %s", i+1, r["index"])
+		}
+	}
+}
+
 func TestJobsSameBytes(t *testing.T) {
 	in, err := os.ReadFile("../testdata/dialects.pgn")
 	if err != nil {

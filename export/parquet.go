@@ -138,6 +138,10 @@ type parquetWriter struct {
 	values parquet.Row
 	ends   []int
 	batch  []parquet.Row
+	// The rows of the current row group, and the file's size when it
+	// began.
+	groupRows  int
+	groupStart int64
 }
 
 func newParquetWriter(out io.Writer, cols []Column) (*parquetWriter, error) {
@@ -252,10 +256,32 @@ func (p *parquetWriter) flush() error {
 		p.batch = append(p.batch, p.values[start:end:end])
 		start = end
 	}
-	_, err := p.w.WriteRows(p.batch)
 	p.values, p.ends = p.values[:0], p.ends[:0]
-	return err
+	rows := p.batch
+	for len(rows) > 0 {
+		n := min(len(rows), RowGroupSize-p.groupRows)
+		if _, err := p.w.WriteRows(rows[:n]); err != nil {
+			return err
+		}
+		rows = rows[n:]
+		p.groupRows += n
+		// A group's pages are held until it is written: long rows (many
+		// tags, many moves) end it before RowGroupSize rows, so that it
+		// stays within rowGroupBytes.
+		if p.groupRows == RowGroupSize || p.w.Size()-p.groupStart > rowGroupBytes {
+			if err := p.w.Flush(); err != nil {
+				return err
+			}
+			p.groupRows, p.groupStart = 0, p.w.Size()
+		}
+	}
+	return nil
 }
+
+// rowGroupBytes bounds the memory of the row group being built, as
+// parquet-go estimates it (compressed pages and the values not yet in a
+// page).
+var rowGroupBytes int64 = 64 << 20
 
 func rep(j uint64) int {
 	if j == 0 {
