@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -636,6 +637,12 @@ type walked struct {
 // same forest for further inputs.
 func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	var steps sync.Pool
+	recycle := func(l *Line) {
+		if s := l.Steps; cap(s) > 0 {
+			steps.Put(&s)
+		}
+	}
+	sh := f.startShards(opts.Jobs, recycle)
 	job := pipeline.Job[walked]{
 		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
 			w := f.NewWalker()
@@ -657,14 +664,90 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			if !it.Selected {
 				return nil
 			}
-			err := f.count(&it.Value)
-			if s := it.Value.line.Steps; cap(s) > 0 {
-				steps.Put(&s)
+			if sh != nil && it.Value.fate == Added {
+				return sh.add(f, &it.Value)
 			}
+			err := f.count(&it.Value)
+			recycle(&it.Value.line)
 			return err
 		},
 	}
-	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
+	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
+	if sh != nil {
+		sh.stop(f)
+	}
+	return err
+}
+
+// shards add lines to the trees of a forest on several goroutines, each
+// tree always on the same one, so that each tree still gets its games in
+// input order. Adding is where building a large tree spends its time
+// (map inserts, new memory), and it would otherwise all be on the one
+// goroutine that keeps the input's order.
+type shards struct {
+	in []chan shardLine
+	wg sync.WaitGroup
+}
+
+type shardLine struct {
+	t *Tree
+	l Line
+}
+
+// startShards starts the goroutines adding lines when that can be done
+// in parallel: with more than one job, and no node bound, whose pruning
+// looks at every tree at once. It returns nil otherwise.
+func (f *Forest) startShards(jobs int, recycle func(*Line)) *shards {
+	n := runtime.GOMAXPROCS(0)
+	if jobs > 0 {
+		n = min(n, jobs)
+	}
+	if n < 2 || f.maxNodes > 0 || f.sel != nil {
+		return nil
+	}
+	sh := &shards{in: make([]chan shardLine, n)}
+	for i := range sh.in {
+		c := make(chan shardLine, 256)
+		sh.in[i] = c
+		sh.wg.Add(1)
+		go func() {
+			defer sh.wg.Done()
+			for x := range c {
+				x.t.Add(&x.l)
+				recycle(&x.l)
+			}
+		}()
+	}
+	return sh
+}
+
+// add counts an added game and hands its line to its tree's goroutine.
+func (sh *shards) add(f *Forest, v *walked) error {
+	if v.failed {
+		f.Summary.Failed++
+	}
+	if len(v.line.Steps) == 0 {
+		return fmt.Errorf("adding a line with no position")
+	}
+	t, err := f.treeFor(v.line.Steps[0].Key, v.sp, v.line.start)
+	if err != nil {
+		return err
+	}
+	f.Summary.Games++
+	sh.in[f.byRoot[t.rootKey]%len(sh.in)] <- shardLine{t, v.line}
+	return nil
+}
+
+// stop waits for every line to be added and counts the positions.
+func (sh *shards) stop(f *Forest) {
+	for _, c := range sh.in {
+		close(c)
+	}
+	sh.wg.Wait()
+	f.nodes = 0
+	for _, t := range f.trees {
+		f.nodes += t.Len()
+	}
 }
 
 // count adds a worker's result to the forest.
