@@ -71,7 +71,7 @@ type Summary struct {
 	Pruned int64 `json:"pruned"`
 }
 
-// String returns the summary as the end of a summary line: "1200 games
+// string returns the summary as the end of a summary line: "1200 games
 // in 3 trees (48210 positions)", then the games skipped or cut short and
 // the positions pruned, when there are such.
 func (s *Summary) string(trees, positions int) string {

@@ -39,20 +39,18 @@ type jsonTotals struct {
 	SPs []int `json:"sps"`
 }
 
+// jsonTree is what ReadJSON reads of a tree besides its positions.
 type jsonTree struct {
-	SP        *int       `json:"sp"`
-	Start     string     `json:"start"`
-	Moves     string     `json:"moves"`
-	FEN       string     `json:"fen"`
-	Plies     int        `json:"plies"`
-	Games     int64      `json:"games"`
-	Positions int        `json:"positions"`
-	Nodes     []jsonNode `json:"nodes"`
+	SP    *int   `json:"sp"`
+	Start string `json:"start"`
+	Moves string `json:"moves"`
+	FEN   string `json:"fen"`
+	Plies int    `json:"plies"`
 }
 
+// jsonNode is what ReadJSON reads of a position: the counts, not the
+// figures derived from them, nor where the walk met it.
 type jsonNode struct {
-	Ply       int        `json:"ply"`
-	Line      string     `json:"line"`
 	FEN       string     `json:"fen"`
 	Games     int64      `json:"games"`
 	WhiteWins int64      `json:"white_wins"`
@@ -62,28 +60,19 @@ type jsonNode struct {
 }
 
 type jsonMove struct {
-	Move        string   `json:"move"`
-	UCI         string   `json:"uci"`
-	To          int      `json:"to"`
-	Games       int64    `json:"games"`
-	WhiteWins   int64    `json:"white_wins"`
-	Draws       int64    `json:"draws"`
-	BlackWins   int64    `json:"black_wins"`
-	Score       *float64 `json:"score"`
-	ScoreLow    *float64 `json:"score_low"`
-	ScoreHigh   *float64 `json:"score_high"`
-	DrawRate    *float64 `json:"draw_rate"`
-	AvgElo      *float64 `json:"avg_elo"`
-	Performance *float64 `json:"performance"`
-	AvgYear     *float64 `json:"avg_year"`
-	LastPlayed  string   `json:"last_played"`
-	EloGames    int64    `json:"elo_games"`
-	EloSum      int64    `json:"elo_sum"`
-	OppGames    int64    `json:"opp_games"`
-	OppEloSum   int64    `json:"opp_elo_sum"`
-	OppNet      int64    `json:"opp_net"`
-	YearGames   int64    `json:"year_games"`
-	YearSum     int64    `json:"year_sum"`
+	UCI        string `json:"uci"`
+	Games      int64  `json:"games"`
+	WhiteWins  int64  `json:"white_wins"`
+	Draws      int64  `json:"draws"`
+	BlackWins  int64  `json:"black_wins"`
+	LastPlayed string `json:"last_played"`
+	EloGames   int64  `json:"elo_games"`
+	EloSum     int64  `json:"elo_sum"`
+	OppGames   int64  `json:"opp_games"`
+	OppEloSum  int64  `json:"opp_elo_sum"`
+	OppNet     int64  `json:"opp_net"`
+	YearGames  int64  `json:"year_games"`
+	YearSum    int64  `json:"year_sum"`
 }
 
 // rounded returns x rounded to prec decimals, NaN staying NaN.
@@ -419,12 +408,11 @@ func (f *Forest) readTree(dec *json.Decoder) error {
 		return notTree(err)
 	}
 	if t == nil {
-		if t, _, err := f.startTree(&jt); err != nil {
+		// A tree with no positions written: only its root.
+		var err error
+		if t, _, err = f.startTree(&jt); err != nil {
 			return err
-		} else {
-			f.addTree(t)
 		}
-		return nil
 	}
 	f.addTree(t)
 	return nil
