@@ -5,8 +5,8 @@
 // # What makes two games one
 //
 // A game's key is its start position (the Scharnagl number, the two
-// numbers of a DFRC game, or the FEN of any other start), the moves of
-// its main line and its result. The moves are compared as moves, not as
+// numbers of a DFRC game, or the FEN of any other start without its move
+// counters), the moves of its main line and its result. The moves are compared as moves, not as
 // text: comments, NAGs, variations, move numbers, check and mate marks
 // and glyphs such as "!?" do not count, and castling is O-O however it is
 // spelled (O-O, 0-0, o-o). A [Key] may add the players' names, compared

@@ -98,6 +98,17 @@ func TestDeduper(t *testing.T) {
 			dupCount: 1,
 		},
 		{
+			name: "a mid-game FEN is compared without its move counters",
+			opts: Options{Key: MovesPlayers},
+			inputs: []string{std("20. Kf1 Kf8 1-0", "1-0", "FEN", "4k3/8/8/8/8/8/8/4K3 w - - 3 20", "SetUp", "1") +
+				std("20. Kf1 Kf8 1-0", "1-0", "FEN", "4k3/8/8/8/8/8/8/4K3  w - -  0 1;", "SetUp", "1") +
+				std("20. Kf1 Kf8 1-0", "1-0", "FEN", "4k3/8/8/8/8/8/8/4K3 b - - 3 20", "SetUp", "1")},
+			out: []string{std("20. Kf1 Kf8 1-0", "1-0", "FEN", "4k3/8/8/8/8/8/8/4K3 w - - 3 20", "SetUp", "1"),
+				std("20. Kf1 Kf8 1-0", "1-0", "FEN", "4k3/8/8/8/8/8/8/4K3 b - - 3 20", "SetUp", "1")},
+			dups:     []string{std("20. Kf1 Kf8 1-0", "1-0", "FEN", "4k3/8/8/8/8/8/8/4K3  w - -  0 1;", "SetUp", "1")},
+			dupCount: 1,
+		},
+		{
 			name: "comments, NAGs, glyphs, checks, variations and move numbers do not count",
 			opts: Options{Key: MovesPlayers},
 			inputs: []string{a +

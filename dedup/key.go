@@ -209,7 +209,7 @@ func (k *keyer) compute(it *pipeline.Item[gameKey], out []byte) []byte {
 		k.write(binary.AppendUvarint(k.varint[:0], uint64(st.White)))
 		k.write(binary.AppendUvarint(k.varint[:0], uint64(st.Black)))
 	case startpos.Other:
-		k.field(trimBlanks(g.Tags[st.FEN].Value))
+		k.position(g.Tags[st.FEN].Value)
 	}
 	if k.kind >= MovesPlayers {
 		w, _ := g.Tag("White")
@@ -262,6 +262,22 @@ func (k *keyer) compute(it *pipeline.Item[gameKey], out []byte) []byte {
 	v.noMoves = true
 	v.key = k.tagsKey(g)
 	return out
+}
+
+// position writes the position of a FEN: its first four fields, without
+// the move counters, which two exports of one game may write differently.
+func (k *keyer) position(fen []byte) {
+	for f := 0; f < 4; f++ {
+		for len(fen) > 0 && pgn.IsSpace(fen[0]) {
+			fen = fen[1:]
+		}
+		i := 0
+		for i < len(fen) && !pgn.IsSpace(fen[i]) && fen[i] != ';' {
+			i++
+		}
+		k.field(fen[:i])
+		fen = fen[i:]
+	}
 }
 
 // tagsKey is the key of a game without moves: all its tags, in any

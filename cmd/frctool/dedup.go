@@ -26,8 +26,9 @@ duplicates together are the input, game for game. Bytes between games go with
 the game before them.
 
 Two games are one when their keys are equal. A key always holds the start
-position (the SP, the two SPs of a DFRC game, or the FEN of any other start;
-no FEN is SP 518), the moves of the main line and the result. Moves are
+position (the SP, the two SPs of a DFRC game, or the FEN of any other start
+without its move counters; no FEN is SP 518), the moves of the main line and
+the result. Moves are
 compared as moves: comments, NAGs, variations, move numbers, check marks and
 glyphs such as !? do not count, castling is the same as O-O, 0-0 or o-o, and
 figurines are letters. A king taking its own rook is not read as castling: that
