@@ -6,8 +6,10 @@ import (
 	"io"
 	"testing"
 
+	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/where"
 )
 
 func BenchmarkFilter(b *testing.B) {
@@ -39,5 +41,36 @@ func BenchmarkSplit(b *testing.B) {
 		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFilterWhere measures what a selection by tags adds to a filter
+// of short games, which writes every game either way: no selection, an
+// expression over two derived fields, and the shortcuts' four conditions.
+func BenchmarkFilterWhere(b *testing.B) {
+	input := archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, 8<<20)
+	for _, bc := range []struct{ name, expr string }{
+		{"none", ""},
+		{"where", "speed = blitz and min_elo >= 1500"},
+		{"shortcuts", `speed = blitz and min_elo >= 1500 and not bot and date >= "2015"`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var sel *where.Expr
+			if bc.expr != "" {
+				var err error
+				if sel, err = where.Parse(bc.expr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			all := New(Criteria{})
+			b.SetBytes(int64(len(input)))
+			b.ReportAllocs()
+			for b.Loop() {
+				f := NewFilter(all, io.Discard, io.Discard)
+				if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 1, Where: sel}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -266,3 +266,33 @@ func TestGroupedMergeEqualsOneRun(t *testing.T) {
 		t.Errorf("merging a document grouped by year into one grouped by speed,elo_band: %v, want %v", err, ErrGroupBy)
 	}
 }
+
+// BenchmarkRunWhere measures the cost of a selection on an archive of
+// short games: the same count with no selection, with an expression over
+// two derived fields, and with the shortcuts' four conditions.
+func BenchmarkRunWhere(b *testing.B) {
+	data := archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, 8<<20)
+	for _, bc := range []struct{ name, expr string }{
+		{"none", ""},
+		{"where", "speed = blitz and min_elo >= 1500"},
+		{"shortcuts", `speed = blitz and min_elo >= 1500 and not bot and date >= "2015"`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var sel *where.Expr
+			if bc.expr != "" {
+				var err error
+				if sel, err = where.Parse(bc.expr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var s Stats
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &s, RunOptions{Jobs: 1, Where: sel}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
