@@ -125,6 +125,7 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 		return usagef(cmd, "--columns or --tags: %v", err)
 	}
 
+	boundMemory()
 	a, err := newArchives(cmd)
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ func TestStreamingCommandsBoundMemory(t *testing.T) {
 		{"stats", "", []string{"stats", "-q", mixedFixture}, softLimit},
 		{"filter", "", []string{"filter", "-q", mixedFixture}, softLimit},
 		{"validate", "", []string{"validate", "-q", mixedFixture}, softLimit},
+		{"export", "", []string{"export", "-q", mixedFixture}, softLimit},
 		{"a user's GOMEMLIMIT", "1GiB", []string{"stats", "-q", mixedFixture}, math.MaxInt64},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
