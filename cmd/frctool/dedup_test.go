@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,5 +188,40 @@ func TestDedupCommandErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.errHas)
 			}
 		})
+	}
+}
+
+// With --prefix, a FIFO named as an input is copied on the first reading,
+// since it cannot be opened again.
+func TestDedupPrefixFIFO(t *testing.T) {
+	mkfifo, err := exec.LookPath("mkfifo")
+	if err != nil {
+		t.Skip("no mkfifo")
+	}
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	fifo := filepath.Join(dir, "in.fifo")
+	if out, err := exec.Command(mkfifo, fifo).CombinedOutput(); err != nil {
+		t.Skipf("mkfifo: %v: %s", err, out)
+	}
+	short := dedupGame("short", "1. e4 *", "*")
+	long := dedupGame("long", "1. e4 e5 1-0", "1-0")
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString(short + long)
+		f.Close()
+	}()
+	stdout, stderr, code := frctool(t, "", "dedup", "--prefix", fifo)
+	if code != 0 || stdout != long {
+		t.Errorf("exit %d, output %q, stderr %q; want %q", code, stdout, stderr, long)
+	}
+	if !strings.HasSuffix(stderr, "2 games read, 1 unique, 0 duplicates, 1 prefix duplicates, 0 warnings\n") {
+		t.Errorf("stderr %q", stderr)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1 {
+		t.Errorf("%d files in TMPDIR, want the FIFO alone", len(left))
 	}
 }
