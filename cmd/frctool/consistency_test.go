@@ -98,6 +98,7 @@ var (
 	tallyLine    = `(\d+) games, (\d+) identified \((\d+) distinct SPs\), (\d+) DFRC, (\d+) other start positions, (\d+) unknown, (\d+) warnings`
 	annotateLine = regexp.MustCompile(`(?m)^frctool: annotate: ` + tallyLine + `$`)
 	statsLine    = regexp.MustCompile(`(?m)^frctool: stats: ` + tallyLine + `(;.*)?$`)
+	exportLine   = regexp.MustCompile(`(?m)^frctool: export: ` + tallyLine + `; (\d+) rows$`)
 	filterLine   = regexp.MustCompile(`(?m)^frctool: filter: (\d+) games read, (\d+) selected, (\d+) rejected, (\d+) warnings$`)
 	splitLine    = regexp.MustCompile(`(?m)^frctool: split: (\d+) games read, (\d+) files written \((\d+) games with a number, (\d+) DFRC, (\d+) other\), (\d+) warnings$`)
 	validateLine = regexp.MustCompile(`(?m)^frctool: validate: (\d+) games checked, (\d+) failed, (\d+) plies replayed(?:, (\d+) not checkable)?$`)
@@ -195,6 +196,22 @@ func TestCommandsConsistent(t *testing.T) {
 				// games of the same kinds in the same order.
 				if back := reread(t, out); !slices.Equal(back.kinds, want.kinds) {
 					t.Errorf("annotate wrote games of kinds %v, Classify %v", back.kinds, want.kinds)
+				}
+			})
+
+			t.Run("export", func(t *testing.T) {
+				out, got := runCmd(t, exportLine, "export", "--format", "csv", "--columns", "kind,sp", in)
+				if !slices.Equal(got[:7], wantTally) || got[7] != w.Games {
+					t.Errorf("export counts %v, Classify %v and a row a game", got, wantTally)
+				}
+				// One row per game, in input order, of the game's kind.
+				var kinds []startpos.Kind
+				for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+					kind, _, _ := strings.Cut(line, ",")
+					kinds = append(kinds, map[string]startpos.Kind{"chess960": startpos.Chess960, "dfrc": startpos.DFRC, "other": startpos.Other, "unknown": startpos.Unknown}[kind])
+				}
+				if len(out) > 0 && !slices.Equal(kinds, want.kinds) {
+					t.Errorf("export's rows are of kinds %v, Classify %v", kinds, want.kinds)
 				}
 			})
 
