@@ -39,7 +39,7 @@ needs the position, and is left as written. --key adds to the key:
   moves+players+date    the names and the Date tag
 A game without moves is one with another only when all their tags are equal,
 so that two unplayed rounds between the same players stay two games. A game
-larger than the reader holds at once (16 MiB) is never compared and is kept.
+larger than the reader holds at once (4 MiB) is never compared and is kept.
 
 --prefix also drops a game whose moves are a strict prefix of another's with
 the same key otherwise (result aside), as a broadcast leaves behind: the longest
