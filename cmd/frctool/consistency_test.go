@@ -98,6 +98,7 @@ var (
 	tallyLine    = `(\d+) games, (\d+) identified \((\d+) distinct SPs\), (\d+) DFRC, (\d+) other start positions, (\d+) unknown, (\d+) warnings`
 	annotateLine = regexp.MustCompile(`(?m)^frctool: annotate: ` + tallyLine + `$`)
 	statsLine    = regexp.MustCompile(`(?m)^frctool: stats: ` + tallyLine + `(;.*)?$`)
+	dedupLine    = regexp.MustCompile(`(?m)^frctool: dedup: (\d+) games read, (\d+) unique, (\d+) duplicates, (\d+) prefix duplicates(?:, (\d+) not compared)?, (\d+) warnings$`)
 	exportLine   = regexp.MustCompile(`(?m)^frctool: export: ` + tallyLine + `; (\d+) rows$`)
 	filterLine   = regexp.MustCompile(`(?m)^frctool: filter: (\d+) games read, (\d+) selected, (\d+) rejected, (\d+) warnings$`)
 	splitLine    = regexp.MustCompile(`(?m)^frctool: split: (\d+) games read, (\d+) files written \((\d+) games with a number, (\d+) DFRC, (\d+) other\), (\d+) warnings$`)
@@ -212,6 +213,24 @@ func TestCommandsConsistent(t *testing.T) {
 				}
 				if len(out) > 0 && !slices.Equal(kinds, want.kinds) {
 					t.Errorf("export's rows are of kinds %v, Classify %v", kinds, want.kinds)
+				}
+			})
+
+			t.Run("dedup", func(t *testing.T) {
+				dups := filepath.Join(t.TempDir(), "dups.pgn")
+				out, got := runCmd(t, dedupLine, "dedup", "--duplicates", dups, in)
+				read, unique, duplicates, prefixes, passed := got[0], got[1], got[2], got[3], got[4]
+				if read != w.Games || unique+duplicates+prefixes+passed != read {
+					t.Errorf("dedup counts %v, Classify %d games", got, w.Games)
+				}
+				// The two outputs together hold every game once.
+				b, err := os.ReadFile(dups)
+				if err != nil {
+					t.Fatal(err)
+				}
+				kept, dropped := reread(t, out), reread(t, b)
+				if kept.tally.Games+dropped.tally.Games != w.Games || kept.tally.Games != unique+passed {
+					t.Errorf("dedup wrote %d games and %d duplicates, of %d", kept.tally.Games, dropped.tally.Games, w.Games)
 				}
 			})
 
