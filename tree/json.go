@@ -335,6 +335,11 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 		part.Totals.Mark(sp)
 	}
 	f.depth = part.depth
+	if len(f.trees) == 0 {
+		// The first document's trees are taken as they are, not copied.
+		f.trees, f.byRoot, f.nodes = part.trees, part.byRoot, part.nodes
+		part.trees, part.byRoot = nil, map[position.Key]int{}
+	}
 	return f.Merge(part)
 }
 
