@@ -104,6 +104,7 @@ func OfGame(g *pgn.Game) (Start, []*pgn.ParseError) {
 	st := unknownStart
 	var problems []*pgn.ParseError
 	var first fen.Position
+	firstParsed := false
 	for i := range g.Tags {
 		t := &g.Tags[i]
 		if string(t.Name) != "FEN" {
@@ -111,6 +112,10 @@ func OfGame(g *pgn.Game) (Start, []*pgn.ParseError) {
 		}
 		value := trimFEN(t.Value)
 		if st.FEN >= 0 {
+			if !firstParsed {
+				first, _ = fen.ParseBytes(trimFEN(g.Tags[st.FEN].Value))
+				firstParsed = true
+			}
 			// A second FEN: fine when it is the same position in another
 			// dialect (Shredder then X-FEN, as lichess broadcasts write).
 			if p, err := fen.ParseBytes(value); err == nil && (p.Board != first.Board || p.Turn != first.Turn) {
@@ -123,12 +128,16 @@ func OfGame(g *pgn.Game) (Start, []*pgn.ParseError) {
 			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: [FEN %q]", ErrNoFEN, t.Value)))
 			continue
 		}
+		if sp, ok := plainStart(value); ok {
+			st.Kind, st.White, st.Black = Chess960, sp, sp
+			continue
+		}
 		p, err := fen.ParseBytes(value)
 		if err != nil {
 			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: %w", ErrFEN, err)))
 			continue
 		}
-		first = p
+		first, firstParsed = p, true
 		s := p.Start()
 		switch {
 		case s.DFRC():
@@ -150,6 +159,43 @@ func OfGame(g *pgn.Game) (Start, []*pgn.ParseError) {
 	}
 	st.Kind, st.White, st.Black = Chess960, numbering.StandardSP, numbering.StandardSP
 	return st, problems
+}
+
+// plainStart recognises, without parsing, the FEN that most games with a
+// FEN tag carry: a start array with the same back rank for both sides,
+// written as lichess and most programs write it, with White to move,
+// castling KQkq or -, no en passant square and the counters 0 1. It
+// returns the array's SP; any other FEN is left to the parser, which
+// gives the same answer for these (TestPlainStart holds the two
+// together), only slower.
+func plainStart(v []byte) (sp int, ok bool) {
+	const pawnsAndEmpty = "/pppppppp/8/8/8/8/PPPPPPPP/"
+	const white = 8 + len(pawnsAndEmpty)
+	if len(v) < white+8 || string(v[8:white]) != pawnsAndEmpty {
+		return 0, false
+	}
+	switch string(v[white+8:]) {
+	case " w KQkq - 0 1", " w - - 0 1":
+	default:
+		return 0, false
+	}
+	var r numbering.Rank
+	for i := range r {
+		c := v[white+i]
+		switch c {
+		case 'R', 'N', 'B', 'Q', 'K':
+		default:
+			return 0, false
+		}
+		if v[i] != c|0x20 { // Black's rank, the same pieces in lower case
+			return 0, false
+		}
+		r[i] = c
+	}
+	if r.Check() != nil {
+		return 0, false
+	}
+	return r.SP(), true
 }
 
 // trimFEN removes what real files put around a FEN inside the quotes:

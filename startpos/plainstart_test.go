@@ -1,0 +1,76 @@
+package startpos
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/numbering"
+)
+
+// parsed is what the parser makes of a FEN: the SP of a start array with
+// one back rank, or ok false.
+func parsed(v []byte) (sp int, ok bool) {
+	p, err := fen.ParseBytes(v)
+	if err != nil {
+		return 0, false
+	}
+	s := p.Start()
+	if !s.Array || s.DFRC() {
+		return 0, false
+	}
+	return s.White, true
+}
+
+// TestPlainStart holds the fast path to the parser: on every start array
+// in the forms it takes it must give the parser's SP, and on any other
+// text, random mutations of those included, it must either decline or
+// agree with the parser.
+func TestPlainStart(t *testing.T) {
+	var valid [][]byte
+	for sp := range numbering.Count {
+		r, _ := numbering.FromSP(sp)
+		for _, tail := range []string{" w KQkq - 0 1", " w - - 0 1"} {
+			v := []byte(r.Black() + "/pppppppp/8/8/8/8/PPPPPPPP/" + r.String() + tail)
+			got, ok := plainStart(v)
+			if !ok || got != sp {
+				t.Fatalf("plainStart(%s) = %d, %v; want %d", v, got, ok, sp)
+			}
+			valid = append(valid, v)
+		}
+	}
+	for _, tc := range []struct{ name, fen string }{
+		{"Black to move", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"},
+		{"two back ranks (DFRC)", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+		{"not an array", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w KQkq - 0 1"},
+		{"bishops on one colour", "rbqbknnr/pppppppp/8/8/8/8/PPPPPPPP/RBQBKNNR w KQkq - 0 1"},
+		{"Shredder castling", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"},
+		{"later counters", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 9"},
+		{"no counters", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"},
+		{"a pawn moved", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"},
+		{"German letters", "tsldklst/pppppppp/8/8/8/8/PPPPPPPP/TSLDKLST w KQkq - 0 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sp, ok := plainStart([]byte(tc.fen))
+			if want, wantOK := parsed([]byte(tc.fen)); ok && (!wantOK || sp != want) {
+				t.Errorf("plainStart = %d, the parser %d, %v", sp, want, wantOK)
+			}
+			if ok {
+				t.Errorf("plainStart took %q, which is not in its plain forms", tc.fen)
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	const alphabet = "rnbqkpRNBQKP12345678/ wb-KQkqHAha0e3"
+	for range 200000 {
+		v := append([]byte(nil), valid[rng.IntN(len(valid))]...)
+		for range 1 + rng.IntN(2) {
+			v[rng.IntN(len(v))] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if sp, ok := plainStart(v); ok {
+			if want, wantOK := parsed(v); !wantOK || sp != want {
+				t.Fatalf("plainStart(%s) = %d, the parser %d, %v", v, sp, want, wantOK)
+			}
+		}
+	}
+}
