@@ -28,11 +28,11 @@ the game before them.
 Two games are one when their keys are equal. A key always holds the start
 position (the SP, the two SPs of a DFRC game, or the FEN of any other start
 without its move counters; no FEN is SP 518), the moves of the main line and
-the result. Moves are
-compared as moves: comments, NAGs, variations, move numbers, check marks and
-glyphs such as !? do not count, castling is the same as O-O, 0-0 or o-o, and
-figurines are letters. A king taking its own rook is not read as castling: that
-needs the position, and is left as written. --key adds to the key:
+the result. Moves are compared as moves: comments, NAGs, variations, move
+numbers, check marks and glyphs such as !? do not count, castling is the same
+as O-O, 0-0 or o-o, and figurines are letters. A king taking its own rook is not
+read as castling: that needs the position, and is left as written. --key adds
+to the key:
   moves                 nothing more
   moves+players         the White and Black names, without regard to case
                         and blanks (the default)

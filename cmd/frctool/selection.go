@@ -116,8 +116,9 @@ func selection(cmd *cli.Command) (*where.Expr, error) {
 // selectionHelp is the paragraph every selecting command's --help adds.
 const selectionHelp = `--where EXPR takes only the games the expression selects: comparisons
 NAME OP VALUE with = != < <= > >= ~ !~ (RE2), joined by and, or, not and
-parentheses; NAME is a tag as spelled in the PGN (WhiteElo, Event) or a derived
-field (sp fritz9 white_sp black_sp kind plies elo min_elo elo_diff elo_band
-year date base increment speed result bot); exists(NAME) tests presence. A comparison on
-a missing value is false. --min-elo, --speed, --min-plies, --since, --until and
---no-bots add common conditions without quoting; all given must hold.`
+parentheses. NAME is a tag as spelled in the PGN (WhiteElo, Event) or a
+derived field: sp fritz9 white_sp black_sp kind plies elo min_elo elo_diff
+elo_band year date base increment speed result bot. exists(NAME) tests
+presence; a comparison on a missing value is false. --min-elo, --speed,
+--min-plies, --since, --until and --no-bots add common conditions without
+quoting; all given must hold.`
