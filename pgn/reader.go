@@ -191,14 +191,23 @@ func (r *Reader) ReadAll() ([]Game, error) {
 // from one ReadBatch to the next, so that games can be handed to other
 // goroutines without allocating for each one.
 type Batch struct {
+	// Games are the games read. With Deferred they are there only after
+	// Build.
 	Games []Game
+	// Deferred makes ReadBatch only find and copy the games, and leaves
+	// making their Games (tags, problems, line ends) to Build, so that a
+	// program reading on one goroutine can build on another: the reader,
+	// which must scan the input in order, does half the work.
+	Deferred bool
 
-	raw   []byte
-	vals  []byte
-	spans []tagSpan
-	probs []problem
-	tags  []Tag
-	meta  []batchGame
+	raw      []byte
+	vals     []byte
+	spans    []tagSpan
+	probs    []problem
+	tags     []Tag
+	meta     []batchGame
+	lonelyCR bool // the games' lines end with a lone CR, to put back
+	built    bool
 }
 
 type batchGame struct {
@@ -238,6 +247,21 @@ func (r *Reader) ReadBatch(b *Batch, size int) error {
 		b.meta = append(b.meta, m)
 		r.advance(n, partial)
 	}
+	b.lonelyCR, b.built = r.lineEnds == lineEndsCR, false
+	if !b.Deferred {
+		b.Build()
+	}
+	return nil
+}
+
+// Build makes the Games of a batch read with Deferred; it does nothing
+// when they are made already. It needs nothing of the Reader, so it may
+// run on another goroutine while the Reader reads the next batch.
+func (b *Batch) Build() {
+	if b.built {
+		return
+	}
+	b.built = true
 	// Only now are the buffers final, so only now can games point into them.
 	b.Games = slicesResize(b.Games, len(b.meta))
 	b.tags = b.tags[:0]
@@ -250,10 +274,9 @@ func (r *Reader) ReadBatch(b *Batch, size int) error {
 		g.Tags, g.Problems = tags, probs
 		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]])
 	}
-	if r.lineEnds == lineEndsCR {
+	if b.lonelyCR {
 		swapLineEnds(b.raw)
 	}
-	return nil
 }
 
 func slicesResize(g []Game, n int) []Game {

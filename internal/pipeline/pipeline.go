@@ -121,6 +121,9 @@ func (b *batch[T]) do(job *Job[T], sel *where.Expr) {
 	if b.work == nil && job.NewWorker != nil {
 		b.work = job.NewWorker()
 	}
+	// The reader only found and copied the games (pgn.Batch.Deferred):
+	// making them is work the reader's goroutine need not wait for.
+	b.games.Build()
 	n := len(b.games.Games)
 	if cap(b.items) < n {
 		b.items = make([]Item[T], n)
@@ -219,7 +222,9 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 	}
 	free := make(chan *slot, n)
 	for i := 0; i < n; i++ {
-		free <- &slot{done: make(chan struct{}, 1)}
+		s := &slot{done: make(chan struct{}, 1)}
+		s.games.Deferred = true
+		free <- s
 	}
 	todo := make(chan *slot, n)
 	order := make(chan *slot, n)
