@@ -99,6 +99,7 @@ var (
 	annotateLine = regexp.MustCompile(`(?m)^frctool: annotate: ` + tallyLine + `$`)
 	statsLine    = regexp.MustCompile(`(?m)^frctool: stats: ` + tallyLine + `(;.*)?$`)
 	dedupLine    = regexp.MustCompile(`(?m)^frctool: dedup: (\d+) games read, (\d+) unique, (\d+) duplicates, (\d+) prefix duplicates(?:, (\d+) not compared)?, (\d+) warnings$`)
+	treeLine     = regexp.MustCompile(`(?m)^frctool: tree: ` + tallyLine + `; (\d+) games in (\d+) trees? \((\d+) positions?\)(?:, (\d+) from other starts skipped)?.*$`)
 	exportLine   = regexp.MustCompile(`(?m)^frctool: export: ` + tallyLine + `; (\d+) rows$`)
 	filterLine   = regexp.MustCompile(`(?m)^frctool: filter: (\d+) games read, (\d+) selected, (\d+) rejected, (\d+) warnings$`)
 	splitLine    = regexp.MustCompile(`(?m)^frctool: split: (\d+) games read, (\d+) files written \((\d+) games with a number, (\d+) DFRC, (\d+) other\), (\d+) warnings$`)
@@ -231,6 +232,20 @@ func TestCommandsConsistent(t *testing.T) {
 				kept, dropped := reread(t, out), reread(t, b)
 				if kept.tally.Games+dropped.tally.Games != w.Games || kept.tally.Games != unique+passed {
 					t.Errorf("dedup wrote %d games and %d duplicates, of %d", kept.tally.Games, dropped.tally.Games, w.Games)
+				}
+			})
+
+			t.Run("tree", func(t *testing.T) {
+				_, got := runCmd(t, treeLine, "tree", "-o", filepath.Join(t.TempDir(), "tree.csv"), in)
+				if !slices.Equal(got[:6], wantTally[:6]) {
+					t.Errorf("tree counts %v, Classify %v", got, wantTally)
+				}
+				// Every game from a Chess960 array is in a tree, one tree
+				// per SP at most (more only for arrays set up without
+				// castling rights), and every other game is skipped.
+				inTrees, trees, skipped := got[7], got[8], got[10]
+				if inTrees != w.Identified || trees < int64(w.Distinct()) || inTrees+skipped != w.Games {
+					t.Errorf("tree: %d games in %d trees, %d skipped; Classify %d identified of %d SPs, %d games", inTrees, trees, skipped, w.Identified, w.Distinct(), w.Games)
 				}
 			})
 
