@@ -204,8 +204,10 @@ func (t *Tree) plan(opts WalkOptions) *plan {
 			ex, ey := &t.edges[x], &t.edges[y]
 			return cmp.Or(cmp.Compare(ey.games, ex.games), cmp.Compare(uciKey(ex.move, t.chess960), uciKey(ey.move, t.chess960)))
 		})
-		for _, e := range slices.Clone(mine) {
-			if c := t.edges[e].child; p.at[c] == 0 {
+		// By index: the visits below append to p.moves, which may move
+		// it, but never change the moves already there.
+		for k := start; k < start+len(mine); k++ {
+			if c := t.edges[p.moves[k]].child; p.at[c] == 0 {
 				visit(c, me)
 			}
 		}
@@ -238,6 +240,7 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 	var fenBuf, names []byte
 	var ends []int
 	var moves []moveView
+	var v view // one for the whole walk: the visitor keeps nothing of it
 	var step func(i int) error
 	step = func(i int) error {
 		n := p.order[i]
@@ -262,7 +265,7 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 			moves[j].san, moves[j].uci = names[off:u:u], names[u:end:end]
 			off = end
 		}
-		v := view{index: i, ply: t.root.Plies + b.MovesPlayed(), line: line, fen: fenBuf, Results: nd.results(), moves: moves}
+		v = view{index: i, ply: t.root.Plies + b.MovesPlayed(), line: line, fen: fenBuf, Results: nd.results(), moves: moves}
 		if err := visit(&v); err != nil {
 			return err
 		}

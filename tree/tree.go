@@ -171,12 +171,12 @@ func (n *node) addGame(o Outcome) {
 	}
 }
 
-// child returns the position the move m of node n leads to, -1 when n
-// has no such move.
-func (t *Tree) child(n int32, m position.Move) int32 {
+
+// findEdge returns the index of the move m of node n, or -1.
+func (t *Tree) findEdge(n int32, m position.Move) int32 {
 	for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
 		if t.edges[e].move == m {
-			return t.edges[e].child
+			return e
 		}
 	}
 	return -1
@@ -185,11 +185,14 @@ func (t *Tree) child(n int32, m position.Move) int32 {
 // edge returns the move m of node n, adding it, leading to child, when
 // it is new. The pointer is valid until the next edge is added.
 func (t *Tree) edge(n int32, m position.Move, child int32) *edge {
-	for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
-		if t.edges[e].move == m {
-			return &t.edges[e]
-		}
+	if e := t.findEdge(n, m); e >= 0 {
+		return &t.edges[e]
 	}
+	return t.addEdge(n, m, child)
+}
+
+// addEdge adds the move m of node n, leading to child, which must be new.
+func (t *Tree) addEdge(n int32, m position.Move, child int32) *edge {
 	if len(t.edges) == cap(t.edges) {
 		// Doubling, where append grows large slices by a quarter: a
 		// tree's moves are copied once on the way, not four times.
@@ -320,10 +323,13 @@ func (t *Tree) Add(l *Line) {
 		s := &steps[i]
 		// A move already in the tree names its position: the map is
 		// asked only for moves new to their position, where a
-		// transposition may meet a position the tree has.
-		at := int32(-1)
+		// transposition may meet a position the tree has. The move is
+		// looked up once, for its position and for its counts.
+		at, e := int32(-1), int32(-1)
 		if prev >= 0 {
-			at = t.child(prev, steps[i-1].Move)
+			if e = t.findEdge(prev, steps[i-1].Move); e >= 0 {
+				at = t.edges[e].child
+			}
 		}
 		if at < 0 {
 			at = t.node(s.Key)
@@ -336,7 +342,13 @@ func (t *Tree) Add(l *Line) {
 			m := steps[i-1].Move
 			if sm := (seenMove{prev, m}); !slices.Contains(t.seenMoves, sm) {
 				t.seenMoves = append(t.seenMoves, sm)
-				t.edge(prev, m, at).addGame(l, steps[i-1].Key.Turn())
+				var ed *edge
+				if e >= 0 {
+					ed = &t.edges[e]
+				} else {
+					ed = t.addEdge(prev, m, at)
+				}
+				ed.addGame(l, steps[i-1].Key.Turn())
 			}
 		}
 		prev = at
