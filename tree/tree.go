@@ -171,7 +171,6 @@ func (n *node) addGame(o Outcome) {
 	}
 }
 
-
 // findEdge returns the index of the move m of node n, or -1.
 func (t *Tree) findEdge(n int32, m position.Move) int32 {
 	for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
