@@ -407,3 +407,71 @@ func TestReaderLoneCR(t *testing.T) {
 		})
 	}
 }
+
+// TestReadBatchDeferred reads inputs in deferred batches, built only
+// after the next batch is read into another Batch (as the runner's
+// workers do), and compares every game with Next's: bytes, lines, tags
+// and problems, lone-CR line ends put back included.
+func TestReadBatchDeferred(t *testing.T) {
+	var lf strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&lf, "[Event \"%d\"]\n[Note \"q\\\"%d\"]\n\n1. e4 {c} ; rest\n1-0\n\n", i, i)
+	}
+	lf.WriteString("[Event \"broken\"\n\n1. e4\n")
+	for _, tc := range []struct{ name, input string }{
+		{"LF", lf.String()},
+		{"lone CR", strings.ReplaceAll(lf.String(), "\n", "\r")},
+		{"CRLF", strings.ReplaceAll(lf.String(), "\n", "\r\n")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := readAll(t, tc.input, iotest.OneByteReader, 0)
+			r := NewReader(strings.NewReader(tc.input))
+			r.Name = "t.pgn"
+			batches := [2]Batch{{Deferred: true}, {Deferred: true}}
+			var got []string
+			var all bytes.Buffer
+			describe := func(g *Game) string {
+				s := fmt.Sprintf("line %d index %d tags %d", g.Line, g.Index, len(g.Tags))
+				for _, tag := range g.Tags {
+					s += fmt.Sprintf(" %s=%s@%d", tag.Name, tag.Value, tag.Line)
+				}
+				for _, p := range g.Problems {
+					s += " [" + p.Error() + "]"
+				}
+				return s
+			}
+			// Read batch k+1 before building batch k.
+			pending := -1
+			for k := 0; ; k++ {
+				b := &batches[k%2]
+				err := r.ReadBatch(b, 700)
+				if pending >= 0 {
+					p := &batches[pending]
+					p.Build()
+					for i := range p.Games {
+						got = append(got, describe(&p.Games[i]))
+						all.Write(p.Games[i].Raw)
+					}
+				}
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				pending = k % 2
+			}
+			if all.String() != tc.input {
+				t.Fatalf("the batches' bytes differ from the input")
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d games, Next gave %d", len(got), len(want))
+			}
+			for i := range want {
+				if w := describe(want[i]); got[i] != w {
+					t.Fatalf("game %d:\n got %s\nwant %s", i, got[i], w)
+				}
+			}
+		})
+	}
+}
