@@ -395,6 +395,11 @@ func isTagStart(data []byte, j int) bool {
 // (final), so that a comment closing on the tag's own line is not taken
 // for one left open.
 func tagAfterBlankLine(seg []byte, final bool) int {
+	// Most comments (a clock, an evaluation) hold no line break: one
+	// IndexByte settles them, cheaper than looking for "\n[".
+	if bytes.IndexByte(seg, '\n') < 0 {
+		return -1
+	}
 	for from := 0; ; {
 		k := bytes.Index(seg[from:], []byte("\n["))
 		if k < 0 {
