@@ -55,7 +55,10 @@ type Options struct {
 	// the reader's, then the start tags', then the job's.
 	Warn func(*pgn.ParseError)
 	// Progress, if set, receives the number of games in each finished
-	// batch.
+	// batch. It is called on the goroutine that called Run, after Emit
+	// has seen every item of the batch and before the batch's memory
+	// (its games, their bytes, Item.Out) is reused, so a job may finish
+	// work on a whole batch there: export writes its Parquet rows then.
 	Progress func(games int)
 	// Where, if set, selects the games the job is about (Item.Selected).
 	// A nil Where selects every game.

@@ -341,3 +341,53 @@ func TestPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestRunProgressAfterEmit checks the promise jobs build on (export writes
+// its Parquet rows in Progress): Progress comes after Emit has seen every
+// item of its batch, on Run's goroutine, while the batch's games and
+// outputs are still as Emit saw them.
+func TestRunProgressAfterEmit(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "[Event \"%d\"]\n[Result \"*\"]\n\n1. e4 {%s} *\n\n", i, strings.Repeat("x", i%300))
+	}
+	for _, jobs := range []int{1, 2, 4} {
+		t.Run(fmt.Sprint(jobs, " jobs"), func(t *testing.T) {
+			var emitted, reported int
+			var held []*Item[int] // the items of the current batch, as Emit saw them
+			var want []string
+			job := Job[int]{
+				NewWorker: func() func(it *Item[int], out []byte) []byte {
+					return func(it *Item[int], out []byte) []byte {
+						return append(out, it.Game.Raw[:12]...)
+					}
+				},
+				Emit: func(it *Item[int]) error {
+					emitted++
+					held = append(held, it)
+					want = append(want, string(it.Game.Raw)+"|"+string(it.Out))
+					return nil
+				},
+			}
+			opts := Options{Jobs: jobs, Progress: func(games int) {
+				reported += games
+				if reported != emitted {
+					t.Errorf("Progress after %d games, Emit saw %d", reported, emitted)
+				}
+				for i, it := range held {
+					if got := string(it.Game.Raw) + "|" + string(it.Out); got != want[i] {
+						t.Fatalf("item %d changed before Progress", i)
+					}
+				}
+				held, want = held[:0], want[:0]
+			}}
+			var tally startpos.Tally
+			if err := Run(context.Background(), pgn.NewReader(strings.NewReader(b.String())), opts, job, &tally); err != nil {
+				t.Fatal(err)
+			}
+			if reported != 3000 || emitted != 3000 {
+				t.Errorf("%d games reported, %d emitted, want 3000", reported, emitted)
+			}
+		})
+	}
+}
