@@ -5,8 +5,9 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/frctool/frctool/internal/csvfield"
 )
 
 // utf8Text returns s as UTF-8: s itself when it is, else s with every
@@ -31,39 +32,6 @@ func utf8Text(scratch *[]byte, s []byte) []byte {
 	return b
 }
 
-// csvNeedsQuotes says whether a field must be quoted, by the rule of
-// encoding/csv's Writer, so that the output is what it would write.
-func csvNeedsQuotes(s []byte) bool {
-	if len(s) == 0 {
-		return false
-	}
-	if string(s) == `\.` {
-		return true
-	}
-	for _, c := range s {
-		if c == ',' || c == '"' || c == '\r' || c == '\n' {
-			return true
-		}
-	}
-	r, _ := utf8.DecodeRune(s)
-	return unicode.IsSpace(r)
-}
-
-// appendCSV appends one CSV field.
-func appendCSV(dst, s []byte) []byte {
-	if !csvNeedsQuotes(s) {
-		return append(dst, s...)
-	}
-	dst = append(dst, '"')
-	for _, c := range s {
-		if c == '"' {
-			dst = append(dst, '"')
-		}
-		dst = append(dst, c)
-	}
-	return append(dst, '"')
-}
-
 // appendDate appends days since 1970-01-01 as an ISO date.
 func appendDate(dst []byte, days int64) []byte {
 	return time.Unix(days*86400, 0).UTC().AppendFormat(dst, time.DateOnly)
@@ -84,7 +52,7 @@ func (k *worker) appendCSVRow(out []byte) []byte {
 		}
 		switch k.w.columns[i].Type {
 		case String:
-			out = appendCSV(out, utf8Text(&k.text, c.s))
+			out = csvfield.Append(out, utf8Text(&k.text, c.s))
 		case Int32, Int64:
 			out = strconv.AppendInt(out, c.i, 10)
 		case Float:

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/csvfield"
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
@@ -177,7 +178,7 @@ func NewWriter(w io.Writer, f Format, opts Options) (*Writer, error) {
 			if i > 0 {
 				line = append(line, ',')
 			}
-			line = appendCSV(line, []byte(c.Name))
+			line = csvfield.Append(line, []byte(c.Name))
 		}
 		line = append(line, '\n')
 		if _, err := w.Write(line); err != nil {

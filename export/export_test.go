@@ -21,6 +21,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/frctool/frctool/internal/archivegen"
+	"github.com/frctool/frctool/internal/csvfield"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
@@ -387,7 +388,7 @@ func TestCSVQuoting(t *testing.T) {
 			cw := csv.NewWriter(&want)
 			cw.Write([]string{tc.field, "x"})
 			cw.Flush()
-			got := append(appendCSV(nil, []byte(tc.field)), ",x\n"...)
+			got := append(csvfield.Append(nil, []byte(tc.field)), ",x\n"...)
 			if string(got) != want.String() {
 				t.Errorf("%q, encoding/csv writes %q", got, want.String())
 			}

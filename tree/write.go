@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/frctool/frctool/internal/csvfield"
 )
 
 // Columns are the columns of WriteCSV and WriteTable, one row per move of
@@ -147,30 +149,6 @@ func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte) ([]byte
 	return err
 }
 
-// appendCSVField appends s as a CSV field, quoted where encoding/csv
-// would quote it: when it holds a comma, a quote or a line end, or starts
-// with a blank.
-func appendCSVField(dst, s []byte) []byte {
-	quote := len(s) > 0 && (s[0] == ' ' || s[0] == '\t')
-	for _, c := range s {
-		if c == ',' || c == '"' || c == '\n' || c == '\r' {
-			quote = true
-			break
-		}
-	}
-	if !quote {
-		return append(dst, s...)
-	}
-	dst = append(dst, '"')
-	for _, c := range s {
-		if c == '"' {
-			dst = append(dst, '"')
-		}
-		dst = append(dst, c)
-	}
-	return append(dst, '"')
-}
-
 // WriteCSV writes one row per move of every position, with a header row
 // of Columns. Empty cells have nothing to be derived from.
 func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
@@ -205,9 +183,9 @@ func appendCSVRow(dst, sp []byte, v *view, m *moveView) []byte {
 	dst = append(dst, ',')
 	dst = strconv.AppendInt(dst, int64(v.ply), 10)
 	dst = append(dst, ',')
-	dst = appendCSVField(dst, v.line)
+	dst = csvfield.Append(dst, v.line)
 	dst = append(dst, ',')
-	dst = appendCSVField(dst, m.san)
+	dst = csvfield.Append(dst, m.san)
 	for _, n := range [...]int64{c.Games, c.WhiteWins, c.Draws, c.BlackWins} {
 		dst = append(dst, ',')
 		dst = strconv.AppendInt(dst, n, 10)
@@ -227,7 +205,7 @@ func appendCSVRow(dst, sp []byte, v *view, m *moveView) []byte {
 	dst = append(dst, ',')
 	dst = append(dst, m.uci...)
 	dst = append(dst, ',')
-	dst = appendCSVField(dst, v.fen)
+	dst = csvfield.Append(dst, v.fen)
 	return append(dst, '\n')
 }
 

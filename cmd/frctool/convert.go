@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/frctool/frctool/internal/csvfield"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -51,7 +52,7 @@ func runConvert(ctx context.Context, cmd *cli.Command) error {
 
 	if format == "csv" {
 		return eachInput(ctx, cmd, "input,output", func(dst, item []byte) ([]byte, error) {
-			dst = appendCSV(dst, item)
+			dst = csvfield.Append(dst, item)
 			dst = append(dst, ',')
 			sp, err := in.Read(item)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/frctool/frctool/internal/csvfield"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/startpos"
 )
@@ -143,7 +144,7 @@ func appendNumbers(dst []byte, sp int) []byte {
 }
 
 func appendIdentifyCSV(dst []byte, rec identifyRecord) []byte {
-	dst = appendCSV(dst, []byte(rec.Input))
+	dst = csvfield.Append(dst, []byte(rec.Input))
 	for _, n := range []*int{rec.SP, rec.Fritz9, rec.WhiteSP, rec.BlackSP} {
 		dst = append(dst, ',')
 		if n != nil {
@@ -153,7 +154,7 @@ func appendIdentifyCSV(dst []byte, rec identifyRecord) []byte {
 	for _, s := range []*string{rec.Rank, rec.Error} {
 		dst = append(dst, ',')
 		if s != nil {
-			dst = appendCSV(dst, []byte(*s))
+			dst = csvfield.Append(dst, []byte(*s))
 		}
 	}
 	return dst

@@ -142,22 +142,6 @@ func (ir *interruptibleReader) Read(p []byte) (int, error) {
 	}
 }
 
-// appendCSV appends one CSV field to dst, quoted as encoding/csv would
-// quote it: when it holds a comma, a quote, a line end or a leading space.
-func appendCSV(dst []byte, field []byte) []byte {
-	if !bytes.ContainsAny(field, ",\"\r\n") && (len(field) == 0 || field[0] != ' ') {
-		return append(dst, field...)
-	}
-	dst = append(dst, '"')
-	for _, c := range field {
-		if c == '"' {
-			dst = append(dst, '"')
-		}
-		dst = append(dst, c)
-	}
-	return append(dst, '"')
-}
-
 // choice returns the value of a flag that takes one of a few words, or a
 // usage error listing them.
 func choice(cmd *cli.Command, flag string, allowed ...string) (string, error) {
