@@ -5,15 +5,14 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/frctool/frctool/internal/browsertest"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/stats"
 )
@@ -33,18 +32,6 @@ func groupedGames() string {
 	return b.String()
 }
 
-// browser returns the path of a Chromium or Chrome, or skips the test.
-func browser(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no Chromium or Chrome installed: the page is not tried in a browser")
-	return ""
-}
-
 // groupsShown is what the page shows of its groups.
 type groupsShown struct {
 	Options []string `json:"options"`
@@ -62,7 +49,7 @@ const readGroups = `(() => ({
 // headless Chromium and picks groups from its menu: all groups show at
 // first, one when picked, all again with the first entry.
 func TestGroupedPageInBrowser(t *testing.T) {
-	exe := browser(t)
+	ctx := browsertest.Open(t, 1200, 900)
 	var s stats.Stats
 	if err := s.SetGroupBy([]string{"speed"}); err != nil {
 		t.Fatal(err)
@@ -79,13 +66,6 @@ func TestGroupedPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]), chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1200, 900))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	defer cancelCtx()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+name), chromedp.WaitVisible(chromedp.CSS("#group"))); err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/frctool/frctool/internal/browsertest"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/tree"
 )
@@ -81,18 +80,6 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-// browser returns the path of a Chromium or Chrome, or skips the test.
-func browser(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no Chromium or Chrome installed: the page is not tried in a browser")
-	return ""
-}
-
 // shown is what the page shows, as the test reads it.
 type shown struct {
 	Path  string     `json:"path"`
@@ -115,7 +102,7 @@ const readPage = `(() => ({
 // forward, picks the other tree, and reads the table and the path each
 // time. FRCTOOL_PAGE_PNG, if set, names a file to keep a screenshot in.
 func TestPageInBrowser(t *testing.T) {
-	exe := browser(t)
+	ctx := browsertest.Open(t, 1200, 720)
 	dir := t.TempDir()
 	name := filepath.Join(dir, "tree.html")
 	var buf bytes.Buffer
@@ -125,14 +112,6 @@ func TestPageInBrowser(t *testing.T) {
 	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-
-	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]), chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1200, 720))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	defer cancelCtx()
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
 
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+name), chromedp.WaitVisible(chromedp.CSS("#moves tbody tr"))); err != nil {
 		t.Fatal(err)
