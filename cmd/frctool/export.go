@@ -64,16 +64,6 @@ int32, int64, double, bool, map), zstd compression inside, and row groups of
 	}
 }
 
-func exportList(s string) []string {
-	var list []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			list = append(list, f)
-		}
-	}
-	return list
-}
-
 func runExport(ctx context.Context, cmd *cli.Command) error {
 	output := cmd.String("output")
 	format := export.CSV
@@ -104,12 +94,12 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 		return usagef(cmd, "--moves must be 0 or more, not %d", opts.Moves)
 	}
 	if s := cmd.String("columns"); s != "" {
-		opts.Columns = exportList(s)
+		opts.Columns = splitList(s)
 	}
 	if tags := cmd.String("tags"); strings.EqualFold(strings.TrimSpace(tags), "all") {
 		opts.AllTags = true
 	} else {
-		opts.Tags = exportList(tags)
+		opts.Tags = splitList(tags)
 	}
 	// The columns are checked before any input is opened.
 	switch {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -122,3 +123,15 @@ elo_band year date base increment speed result bot. exists(NAME) tests
 presence; a comparison on a missing value is false. --min-elo, --speed,
 --min-plies, --since, --until and --no-bots add common conditions without
 quoting; all given must hold.`
+
+// splitList splits a comma-separated list, dropping blanks around items
+// and empty items.
+func splitList(s string) []string {
+	var list []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			list = append(list, item)
+		}
+	}
+	return list
+}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -199,18 +198,6 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 // 0.1%.
 func percent(q float64) string {
 	return strconv.FormatFloat(q*100, 'f', -1, 64) + "%"
-}
-
-// splitList splits a comma-separated list, dropping blanks around items
-// and empty items.
-func splitList(s string) []string {
-	var list []string
-	for _, item := range strings.Split(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			list = append(list, item)
-		}
-	}
-	return list
 }
 
 // statsFormat works out the output format: the --format flag, else the
