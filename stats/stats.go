@@ -14,6 +14,12 @@
 // [Stats.ReadJSON] reads the JSON back for merging. The aligned table,
 // the chart and the HTML page are drawn by package stats/render, which
 // keeps their libraries out of this one.
+//
+// For research, counts can be kept per group of games ([Stats.SetGroupBy]:
+// by speed, rating band, year or any tag), each row carries White's score
+// against the Elo expectation of its rated games, and each row is tested
+// against the rest of its group ([Test]), with the Benjamini-Hochberg
+// correction over all rows for testing many positions at once.
 package stats
 
 import (
