@@ -23,7 +23,7 @@ const (
 func filterCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "filter",
-		Usage:     "select games by start position (SP, Fritz9 number, back rank, DFRC, other)",
+		Usage:     "select games by start position (SP, Fritz9 number, back rank, DFRC, other) and by tags",
 		ArgsUsage: "[FILE...]",
 		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and writes the games whose
 start position matches to stdout or -o FILE, byte for byte as they were.

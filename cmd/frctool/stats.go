@@ -21,7 +21,7 @@ import (
 func statsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "stats",
-		Usage:     "count games, results, scores, length and ratings per start position",
+		Usage:     "count results per start position, by groups, against ratings, with tests corrected for many positions",
 		ArgsUsage: "[FILE...]",
 		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and writes one row per
 Chess960 start position that occurs (--all: all 960), keyed by Scharnagl SP:
