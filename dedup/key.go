@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -48,8 +49,8 @@ func ParseKey(s string) (Key, error) {
 	return 0, fmt.Errorf("%w %q: want moves, moves+players or moves+players+date", ErrKey, s)
 }
 
-// The results a key tells apart; every other value of the Result tag, or
-// none, is resultOther.
+// The results a key tells apart (fields.Result decides a game's result);
+// a game without one is resultOther.
 const (
 	resultWhite = iota
 	resultBlack
@@ -59,7 +60,7 @@ const (
 )
 
 func resultCode(b []byte) uint8 {
-	switch string(trimBlanks(b)) {
+	switch string(b) {
 	case "1-0":
 		return resultWhite
 	case "0-1":
@@ -199,7 +200,6 @@ func (k *keyer) compute(it *pipeline.Item[gameKey], out []byte) []byte {
 		v.skip = true
 		return out
 	}
-	resultTag, hasResult := g.Tag("Result")
 	k.reset()
 	k.writeByte('M')
 	st := it.Class.Start
@@ -223,7 +223,6 @@ func (k *keyer) compute(it *pipeline.Item[gameKey], out []byte) []byte {
 	}
 	start := len(out)
 	plies := 0
-	var marker []byte
 	k.s.Reset(g.Movetext(), 1)
 	for k.s.Next() {
 		if k.s.Depth() != 0 {
@@ -242,15 +241,10 @@ func (k *keyer) compute(it *pipeline.Item[gameKey], out []byte) []byte {
 				out = binary.LittleEndian.AppendUint64(out, s[0])
 				out = binary.LittleEndian.AppendUint64(out, s[1])
 			}
-		case pgn.TokenResult:
-			marker = k.s.Token().Text
 		}
 	}
-	if hasResult {
-		v.result = resultCode(resultTag)
-	} else {
-		v.result = resultCode(marker)
-	}
+	result, _ := fields.Result(g)
+	v.result = resultCode(result)
 	if plies > 0 {
 		v.key = k.sum()
 		if k.prefix && plies <= maxProbes {

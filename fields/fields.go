@@ -157,7 +157,7 @@ var derived = [numIDs]info{
 	baseID:      {"base", TypeNumber, "initial clock time in seconds, from TimeControl", nil},
 	incrementID: {"increment", TypeNumber, "increment a move in seconds, from TimeControl", nil},
 	speedID:     {"speed", TypeText, "ultrabullet, bullet, blitz, rapid, classical or correspondence", speedNames[UltraBullet:]},
-	resultID:    {"result", TypeText, "the Result tag, trimmed", nil},
+	resultID:    {"result", TypeText, "the result: the Result tag, else the marker ending the moves", nil},
 	botID:       {"bot", TypeBool, "true when WhiteTitle or BlackTitle is BOT", []string{"true", "false"}},
 }
 
@@ -366,8 +366,8 @@ func (f Field) Value(g *pgn.Game, c *startpos.Class) Value {
 			return numberF(inc)
 		}
 	case resultID:
-		if v, ok := g.Tag("Result"); ok {
-			return text(trimBlanks(v))
+		if v, ok := Result(g); ok {
+			return text(v)
 		}
 	case botID:
 		return boolean(Bot(g))
@@ -419,9 +419,26 @@ func gameDate(g *pgn.Game) ([]byte, Date, bool) {
 	return nil, Date{}, false
 }
 
-// Rating reads a rating tag value. "", "?", "-", "0" and anything but
-// digits are no rating: servers write them for unrated players.
+// The largest values of the counted tags taken at their word. No player
+// or engine has been rated 4000, and the longest games played lasted a
+// few hundred moves: larger numbers are typing mistakes, and one of them
+// would swamp every average it entered. Every command reads ratings and
+// lengths through Rating and ParsePlyCount, so they all agree on this.
+const (
+	MaxRating   = 4000
+	MaxPlyCount = 10000
+)
+
+// Rating reads a rating tag value: a number from 1 to MaxRating. "", "?",
+// "-", "0", anything but digits and absurd numbers are no rating: servers
+// write the first ones for unrated players.
 func Rating(v []byte) (int, bool) {
+	n, ok := smallNumber(v)
+	return n, ok && n > 0 && n <= MaxRating
+}
+
+// smallNumber reads a tag value of at most five digits, blanks around.
+func smallNumber(v []byte) (int, bool) {
 	v = trimBlanks(v)
 	if len(v) == 0 || len(v) > 5 {
 		return 0, false
@@ -433,7 +450,7 @@ func Rating(v []byte) (int, bool) {
 		}
 		n = n*10 + int(c-'0')
 	}
-	return n, n > 0
+	return n, true
 }
 
 // Ratings returns the WhiteElo and BlackElo ratings, ok only when both
@@ -474,24 +491,11 @@ func EloBand(g *pgn.Game) (int, bool) {
 	return e / EloBandWidth * EloBandWidth, ok
 }
 
-// maxPlyCount is the largest PlyCount taken at its word: longer games
-// than that are typing mistakes, and the moves are counted instead.
-const maxPlyCount = 99999
-
-// ParsePlyCount reads a PlyCount tag value: a non-negative integer.
+// ParsePlyCount reads a PlyCount tag value: a number from 0 to
+// MaxPlyCount.
 func ParsePlyCount(v []byte) (int, bool) {
-	v = trimBlanks(v)
-	if len(v) == 0 || len(v) > 5 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, n <= maxPlyCount
+	n, ok := smallNumber(v)
+	return n, ok && n <= MaxPlyCount
 }
 
 // Plies returns the number of half-moves of the game's main line: its
@@ -510,10 +514,32 @@ func Plies(g *pgn.Game) (int, bool) {
 	return pgn.CountPlies(g.Movetext()), true
 }
 
-// Result returns the Result tag, trimmed.
+// Result returns the game's result by the one rule every command counts
+// it by: the Result tag when it holds 1-0, 0-1, 1/2-1/2 or * (the
+// standard's authority, and what most tools index), else the termination
+// marker that ends the moves. A part of a game too large to hold has no
+// marker: it is in a part not held. ok is false when neither gives one.
 func Result(g *pgn.Game) ([]byte, bool) {
-	v, ok := g.Tag("Result")
-	return trimBlanks(v), ok
+	if v, ok := g.Tag("Result"); ok {
+		if v = trimBlanks(v); IsResult(v) {
+			return v, true
+		}
+	}
+	if !g.Partial {
+		if marker, _ := g.Termination(); marker != nil {
+			return marker, true
+		}
+	}
+	return nil, false
+}
+
+// IsResult reports whether v is one of the four results PGN writes.
+func IsResult(v []byte) bool {
+	switch string(v) {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		return true
+	}
+	return false
 }
 
 var botTitle = []byte("BOT")

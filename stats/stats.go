@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -152,12 +153,12 @@ var ErrResultConflict = errors.New("the Result tag and the termination marker of
 // counted, since one such number would swamp every average it entered.
 var ErrImplausible = errors.New("implausible value")
 
-// The plausible values of the counted tags. No player or engine has been
-// rated 4000, and the longest games played lasted a few hundred moves; a
-// wrong PlyCount costs nothing, since the moves are counted instead.
+// The plausible values of the counted tags, those of package fields, so
+// that stats counts the ratings and lengths every command reads: a wrong
+// PlyCount costs nothing, since the moves are counted instead.
 const (
-	MaxElo      = 4000
-	MaxPlyCount = 10000
+	MaxElo      = fields.MaxRating
+	MaxPlyCount = fields.MaxPlyCount
 )
 
 // Game is what counting one game found, kept apart from the Stats so that
@@ -226,19 +227,14 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 	if !g.Partial {
 		marker, markerLine = g.Termination()
 	}
-	tag, hasTag := g.Tag("Result")
-	tag = bytes.TrimSpace(tag)
-	outcome, tagOK := ParseResult(tag)
-	switch {
-	case hasTag && tagOK:
-		if marker != nil && !bytes.Equal(marker, tag) {
-			problems = append(problems[:len(problems):len(problems)], g.Problem(markerLine,
-				fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, tag, marker)))
-		}
-	case marker != nil:
-		outcome, _ = ParseResult(marker)
+	// The result is decided by fields.Result, as for every command; only
+	// a disagreement of tag and marker is this count's to report.
+	result, _ := fields.Result(g)
+	res.Outcome, _ = ParseResult(result)
+	if tag, _ := g.Tag("Result"); marker != nil && fields.IsResult(bytes.TrimSpace(tag)) && !bytes.Equal(marker, bytes.TrimSpace(tag)) {
+		problems = append(problems[:len(problems):len(problems)], g.Problem(markerLine,
+			fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, bytes.TrimSpace(tag), marker)))
 	}
-	res.Outcome = outcome
 	return problems
 }
 

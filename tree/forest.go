@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -582,21 +581,14 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 }
 
 // describe fills in the line's result, ratings and date from the game's
-// tags: the Result tag when it holds a result, else the movetext's
-// closing marker, as package stats counts; ratings from 1 to
-// stats.MaxElo; the Date tag, or UTCDate.
+// tags: the result as fields.Result gives it, ratings as fields.Rating
+// reads them, the Date tag, or UTCDate.
 func describe(g *pgn.Game, l *Line) {
-	tag, hasTag := fields.Result(g)
-	o, ok := stats.ParseResult(tag)
-	if (!hasTag || !ok) && !g.Partial {
-		if marker, _ := g.Termination(); marker != nil {
-			o, _ = stats.ParseResult(bytes.TrimSpace(marker))
-		}
-	}
-	l.Outcome = o
+	result, _ := fields.Result(g)
+	l.Outcome, _ = stats.ParseResult(result)
 	rating := func(name string) int {
 		v, _ := g.Tag(name)
-		if r, ok := fields.Rating(v); ok && r <= stats.MaxElo {
+		if r, ok := fields.Rating(v); ok {
 			return r
 		}
 		return 0
