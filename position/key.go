@@ -1,5 +1,7 @@
 package position
 
+import "math/bits"
+
 // Key identifies a position the way the repetition rule does: the pieces
 // on their squares, the side to move, the rooks that keep a castling right
 // and, only when an en passant capture is legal, the file it is on. Two
@@ -53,3 +55,20 @@ func (b *Board) canCaptureEnPassant() bool {
 
 // Turn returns the side to move in the keyed position.
 func (k Key) Turn() Color { return Color(k.state & 1) }
+
+// Hash returns a 64-bit hash of the key, for hash tables that store keys
+// apart from their hashes (so that a table can be grown without reading
+// the keys again). Equal keys have equal hashes; all 64 bits are mixed,
+// so any of them may pick a slot.
+func (k Key) Hash() uint64 {
+	h := mix64(k.white^0x9e3779b97f4a7c15, k.t0^0xbf58476d1ce4e5b9)
+	h ^= mix64(k.t1^0x94d049bb133111eb, k.t2^0x2545f4914f6cdd1d)
+	return mix64(h^uint64(k.state), 0xd6e8feb86659fd93)
+}
+
+// mix64 multiplies a by b to 128 bits and folds the halves: every bit of
+// each factor moves every bit of the result.
+func mix64(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}

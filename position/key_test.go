@@ -50,6 +50,9 @@ func TestKey(t *testing.T) {
 			if (a == b) != tt.equal {
 				t.Errorf("keys equal = %v, want %v", a == b, tt.equal)
 			}
+			if (a.Hash() == b.Hash()) != tt.equal {
+				t.Errorf("hashes equal = %v, want %v", a.Hash() == b.Hash(), tt.equal)
+			}
 			if got := a.Turn() == Black; got != tt.wantATurnBlack {
 				t.Errorf("Turn() black = %v, want %v", got, tt.wantATurnBlack)
 			}
@@ -89,5 +92,51 @@ func TestKeyMatchesFEN(t *testing.T) {
 	}
 	if len(byKey) < 10000 {
 		t.Errorf("only %d positions seen", len(byKey))
+	}
+}
+
+// TestKeyHashSpreads checks that the hashes of many positions close to
+// each other (random games' first plies) differ in their low and high
+// halves alike: hash tables place keys by any part of the hash.
+func TestKeyHashSpreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := map[Key]bool{}
+	for game := 0; game < 2000; game++ {
+		b, err := Start(rng.IntN(960))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 12; ply++ {
+			keys[b.Key()] = true
+			moves := b.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			b.Push(moves[rng.IntN(len(moves))])
+		}
+	}
+	tests := []struct {
+		name string
+		part func(uint64) uint64
+		// most is the most keys one value may have: with n keys and
+		// 2^16 values, a few per value.
+		most int
+	}{
+		{"low 16 bits", func(h uint64) uint64 { return h & 0xffff }, 8},
+		{"high 16 bits", func(h uint64) uint64 { return h >> 48 }, 8},
+		{"whole hash", func(h uint64) uint64 { return h }, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			count := map[uint64]int{}
+			for k := range keys {
+				count[tt.part(k.Hash())]++
+			}
+			for v, n := range count {
+				if n > tt.most {
+					t.Fatalf("%d of %d keys hash to %#x", n, len(keys), v)
+				}
+			}
+		})
 	}
 }
