@@ -367,9 +367,9 @@ func (f *Forest) prune(target int) {
 	for f.nodes > target {
 		leaves = leaves[:0]
 		for ti, t := range f.trees {
-			for i := 1; i < len(t.nodes); i++ {
-				if t.nodes[i].first < 0 {
-					leaves = append(leaves, leaf{int32(ti), int32(i), t.nodes[i].games})
+			for i := int32(1); i < int32(t.nodes.len()); i++ {
+				if n := t.nodes.at(i); n.first < 0 {
+					leaves = append(leaves, leaf{int32(ti), i, n.games})
 				}
 			}
 		}
@@ -385,7 +385,7 @@ func (f *Forest) prune(target int) {
 		dead := make([][]bool, len(f.trees))
 		for _, l := range leaves {
 			if dead[l.tree] == nil {
-				dead[l.tree] = make([]bool, len(f.trees[l.tree].nodes))
+				dead[l.tree] = make([]bool, f.trees[l.tree].nodes.len())
 			}
 			dead[l.tree][l.node] = true
 		}
@@ -399,45 +399,80 @@ func (f *Forest) prune(target int) {
 	}
 }
 
-// remove drops the nodes marked dead, and the moves leading to them.
+// remove drops the nodes marked dead, the moves leading to them and
+// the moves from them. Nodes and moves keep their order and are moved
+// down in place, so that pruning needs no second copy of the tree.
 func (t *Tree) remove(dead []bool) {
-	remap := make([]int32, len(t.nodes))
-	j := int32(0)
-	for i := range t.nodes {
+	remap := make([]int32, t.nodes.len())
+	kept := int32(0)
+	for i := range remap {
 		if dead[i] {
 			remap[i] = -1
 			continue
 		}
-		remap[i] = j
-		t.nodes[j] = t.nodes[i]
-		j++
+		remap[i] = kept
+		if kept != int32(i) {
+			*t.nodes.at(kept) = *t.nodes.at(int32(i))
+			*t.keys.at(kept) = *t.keys.at(int32(i))
+		}
+		kept++
 	}
-	t.nodes = t.nodes[:j]
-	// The moves are copied into a new list, which leaves the dropped
-	// ones behind and keeps each node's moves together.
-	edges := make([]edge, 0, len(t.edges))
-	for i := range t.nodes {
-		n := &t.nodes[i]
-		first := int32(-1)
-		for e := n.first; e >= 0; e = t.edges[e].next {
-			ed := t.edges[e]
-			if ed.child = remap[ed.child]; ed.child < 0 {
-				continue
+	// The moves of each node kept are linked again past the moves
+	// dropped, still by their old indices; the moves of nodes dropped
+	// are dropped with them.
+	edgeMap := make([]int32, t.edges.len())
+	for i := range kept {
+		n := t.nodes.at(i)
+		first, last := int32(-1), int32(-1)
+		for e := n.first; e >= 0; {
+			ed := t.edges.at(e)
+			next := ed.next
+			if remap[ed.child] >= 0 {
+				edgeMap[e] = 1
+				if last >= 0 {
+					t.edges.at(last).next = e
+				} else {
+					first = e
+				}
+				last = e
 			}
-			ed.next = first
-			edges = append(edges, ed)
-			first = int32(len(edges) - 1)
+			e = next
+		}
+		if last >= 0 {
+			t.edges.at(last).next = -1
 		}
 		n.first = first
 	}
-	t.edges = edges
-	for k, v := range t.index {
-		if remap[v] < 0 {
-			delete(t.index, k)
-		} else {
-			t.index[k] = remap[v]
+	ekept := int32(0)
+	for e := range edgeMap {
+		if edgeMap[e] == 0 {
+			edgeMap[e] = -1
+			continue
+		}
+		edgeMap[e] = ekept
+		ekept++
+	}
+	for e := range edgeMap {
+		to := edgeMap[e]
+		if to < 0 {
+			continue
+		}
+		ed := *t.edges.at(int32(e))
+		ed.child = remap[ed.child]
+		if ed.next >= 0 {
+			ed.next = edgeMap[ed.next]
+		}
+		*t.edges.at(to) = ed
+	}
+	for i := range kept {
+		if n := t.nodes.at(i); n.first >= 0 {
+			n.first = edgeMap[n.first]
 		}
 	}
+	t.nodes.truncate(kept)
+	t.keys.truncate(kept)
+	t.edges.truncate(ekept)
+	t.index.renumber(remap)
 }
 
 // Fate is what a Walker did with a game.
@@ -541,7 +576,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	}
 	recording := k == root
 	if recording {
-		l.Steps = append(w.newSteps(), Step{Key: k})
+		l.Steps = append(w.newSteps(), Step{Key: k, hash: k.Hash()})
 	}
 	w.scan.Reset(g.Movetext(), g.MovetextLine())
 	for ply := 0; w.scan.Next(); {
@@ -567,10 +602,10 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 		switch {
 		case recording:
 			l.Steps[len(l.Steps)-1].Move = m
-			l.Steps = append(l.Steps, Step{Key: k})
+			l.Steps = append(l.Steps, Step{Key: k, hash: k.Hash()})
 		case k == root:
 			recording = true
-			l.Steps = append(w.newSteps(), Step{Key: k})
+			l.Steps = append(w.newSteps(), Step{Key: k, hash: k.Hash()})
 		}
 	}
 	if !recording {

@@ -180,7 +180,7 @@ func appendNode(dst []byte, v *view) []byte {
 
 // appendTree appends a tree as a JSON object, its positions in the order
 // of its walk.
-func appendTree(dst []byte, t *Tree, opts WalkOptions) ([]byte, error) {
+func appendTree(dst []byte, t *Tree, opts WalkOptions, pc *pieces) ([]byte, error) {
 	p := t.plan(opts)
 	dst = append(appendKey(append(dst, '{'), "sp", true), "null"...)
 	if t.root.SP >= 0 {
@@ -198,7 +198,11 @@ func appendTree(dst []byte, t *Tree, opts WalkOptions) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		dst = appendNode(dst, v)
-		return nil
+		var err error
+		if pc.full(dst) {
+			dst, err = pc.flush(dst)
+		}
+		return err
 	})
 	return append(dst, ']', '}'), err
 }
@@ -230,11 +234,11 @@ func (f *Forest) WriteJSON(w io.Writer, opts WalkOptions) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.Write(b[:len(b)-1])
 	bw.WriteString(`,"trees":[`)
-	err = f.render(bw, func(i int, t *Tree, dst []byte) ([]byte, error) {
+	err = f.render(bw, func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		return appendTree(dst, t, opts)
+		return appendTree(dst, t, opts, p)
 	})
 	if err == nil {
 		bw.WriteString("]}\n")
@@ -459,8 +463,8 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 		return fmt.Errorf("%w: %s in the tree of %s", ErrDuplicated, jn.FEN, jt.FEN)
 	}
 	seen[k] = true
-	at := t.node(k)
-	t.nodes[at].addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
+	at := t.node(&k, k.Hash())
+	t.nodes.at(at).addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
 	for j := range jn.Moves {
 		jm := &jn.Moves[j]
 		m, err := b.ParseMove(jm.UCI)
@@ -471,7 +475,8 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 			return bad("move "+jm.UCI+" in "+jn.FEN, err)
 		}
 		b.Push(m)
-		child := t.node(b.Key())
+		ck := b.Key()
+		child := t.node(&ck, ck.Hash())
 		b.Pop()
 		c := Counts{
 			Results:  Results{Games: jm.Games, WhiteWins: jm.WhiteWins, Draws: jm.Draws, BlackWins: jm.BlackWins},

@@ -184,7 +184,11 @@ func uciKey(m position.Move, chess960 bool) uint32 {
 // each position by games (most first), equal counts in the order of
 // their UCI text.
 func (t *Tree) plan(opts WalkOptions) *plan {
-	p := &plan{at: make([]int32, len(t.nodes))}
+	n := t.nodes.len()
+	p := &plan{
+		at: make([]int32, n), order: make([]int32, 0, n), parent: make([]int32, 0, n),
+		first: make([]int32, 0, n+1), moves: make([]int32, 0, t.edges.len()),
+	}
 	minGames := max(opts.MinGames, 1)
 	var visit func(n, from int32)
 	visit = func(n, from int32) {
@@ -194,20 +198,20 @@ func (t *Tree) plan(opts WalkOptions) *plan {
 		p.parent = append(p.parent, from)
 		start := len(p.moves)
 		p.first = append(p.first, int32(start))
-		for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
-			if int64(t.edges[e].games) >= minGames {
+		for e := t.nodes.at(n).first; e >= 0; e = t.edges.at(e).next {
+			if int64(t.edges.at(e).games) >= minGames {
 				p.moves = append(p.moves, e)
 			}
 		}
 		mine := p.moves[start:]
 		slices.SortFunc(mine, func(x, y int32) int {
-			ex, ey := &t.edges[x], &t.edges[y]
+			ex, ey := t.edges.at(x), t.edges.at(y)
 			return cmp.Or(cmp.Compare(ey.games, ex.games), cmp.Compare(uciKey(ex.move, t.chess960), uciKey(ey.move, t.chess960)))
 		})
 		// By index: the visits below append to p.moves, which may move
 		// it, but never change the moves already there.
 		for k := start; k < start+len(mine); k++ {
-			if c := t.edges[p.moves[k]].child; p.at[c] == 0 {
+			if c := t.edges.at(p.moves[k]).child; p.at[c] == 0 {
 				visit(c, me)
 			}
 		}
@@ -244,14 +248,14 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 	var step func(i int) error
 	step = func(i int) error {
 		n := p.order[i]
-		nd := &t.nodes[n]
+		nd := t.nodes.at(n)
 		pos := b.Position()
 		fenBuf = pos.AppendFormat(fenBuf[:0], fen.Shredder)
 		taken := p.moves[p.first[i]:p.first[i+1]]
 		names, moves = names[:0], moves[:0]
 		ends = ends[:0]
 		for _, k := range taken {
-			e := &t.edges[k]
+			e := t.edges.at(k)
 			names = b.AppendSAN(names, e.move)
 			ends = append(ends, len(names))
 			names = appendUCI(names, e.move, t.chess960)
@@ -270,7 +274,7 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 			return err
 		}
 		for _, k := range taken {
-			e := &t.edges[k]
+			e := t.edges.at(k)
 			if c := int(p.at[e.child]) - 1; int(p.parent[c]) != i {
 				continue
 			}

@@ -171,35 +171,43 @@ func (n *node) addGame(o Outcome) {
 	}
 }
 
-// findEdge returns the index of the move m of node n, or -1.
+// findEdge returns the index of the move m of node n, or -1. A move
+// found is moved to the front of its node's list, so that the moves
+// most played are found first: the order of the list is not the order
+// moves are written in, which plan works out.
 func (t *Tree) findEdge(n int32, m position.Move) int32 {
-	for e := t.nodes[n].first; e >= 0; e = t.edges[e].next {
-		if t.edges[e].move == m {
+	nd := t.nodes.at(n)
+	prev := int32(-1)
+	for e := nd.first; e >= 0; {
+		ed := t.edges.at(e)
+		if ed.move == m {
+			if prev >= 0 {
+				t.edges.at(prev).next = ed.next
+				ed.next = nd.first
+				nd.first = e
+			}
 			return e
 		}
+		prev, e = e, ed.next
 	}
 	return -1
 }
 
 // edge returns the move m of node n, adding it, leading to child, when
-// it is new. The pointer is valid until the next edge is added.
+// it is new. The pointer is valid until the tree is pruned.
 func (t *Tree) edge(n int32, m position.Move, child int32) *edge {
 	if e := t.findEdge(n, m); e >= 0 {
-		return &t.edges[e]
+		return t.edges.at(e)
 	}
 	return t.addEdge(n, m, child)
 }
 
 // addEdge adds the move m of node n, leading to child, which must be new.
 func (t *Tree) addEdge(n int32, m position.Move, child int32) *edge {
-	if len(t.edges) == cap(t.edges) {
-		// Doubling, where append grows large slices by a quarter: a
-		// tree's moves are copied once on the way, not four times.
-		t.edges = slices.Grow(t.edges, max(len(t.edges), 16))
-	}
-	t.edges = append(t.edges, edge{move: m, child: child, next: t.nodes[n].first})
-	t.nodes[n].first = int32(len(t.edges) - 1)
-	return &t.edges[len(t.edges)-1]
+	nd := t.nodes.at(n)
+	e := t.edges.push(edge{move: m, child: child, next: nd.first})
+	nd.first = e
+	return t.edges.at(e)
 }
 
 // Root says where a tree starts.
@@ -223,13 +231,16 @@ type Root struct {
 // they played from each. The zero Tree is not usable; trees come from a
 // Forest. A Tree is not safe for concurrent use.
 type Tree struct {
-	root     Root
-	board    position.Board // the root position, for walking the tree
-	rootKey  position.Key
-	depth    int
-	index    map[position.Key]int32
-	nodes    []node
-	edges    []edge
+	root    Root
+	board   position.Board // the root position, for walking the tree
+	rootKey position.Key
+	depth   int
+	// The positions are nodes and their keys, at the same index; index
+	// finds them by key. The root is node 0.
+	index    index
+	keys     chunked[position.Key]
+	nodes    chunked[node]
+	edges    chunked[edge]
 	chess960 bool
 	// seen are the nodes and moves the game being added has passed
 	// through already, so that a repetition counts once.
@@ -245,13 +256,13 @@ type seenMove struct {
 // newTree returns an empty tree rooted at the position on b, which it
 // copies.
 func newTree(root Root, b *position.Board, depth int) *Tree {
-	t := &Tree{root: root, depth: depth, index: map[position.Key]int32{}, chess960: b.Chess960()}
+	t := &Tree{root: root, depth: depth, chess960: b.Chess960()}
 	t.board.SetPosition(b.Position())
 	// The root keeps the start's en passant square even when the FEN
 	// above drops it (no capture possible): it is what keys the root.
 	t.rootKey = b.Key()
 	t.board.SetChess960(t.chess960)
-	t.node(t.rootKey)
+	t.node(&t.rootKey, t.rootKey.Hash())
 	return t
 }
 
@@ -262,23 +273,22 @@ func (t *Tree) Root() Root { return t.root }
 func (t *Tree) Depth() int { return t.depth }
 
 // Len returns the number of positions in the tree, the root included.
-func (t *Tree) Len() int { return len(t.nodes) }
+func (t *Tree) Len() int { return t.nodes.len() }
 
 // Games returns the number of games the tree holds: those that reached
 // its root.
-func (t *Tree) Games() int64 { return int64(t.nodes[0].games) }
+func (t *Tree) Games() int64 { return int64(t.nodes.at(0).games) }
 
-// node returns the index of the node of k, adding it when it is new.
-func (t *Tree) node(k position.Key) int32 {
-	if i, ok := t.index[k]; ok {
+// node returns the index of the node of k, whose hash is h, adding it
+// when it is new.
+func (t *Tree) node(k *position.Key, h uint64) int32 {
+	i, slot := t.index.find(k, h, &t.keys)
+	if i >= 0 {
 		return i
 	}
-	i := int32(len(t.nodes))
-	t.index[k] = i
-	if len(t.nodes) == cap(t.nodes) {
-		t.nodes = slices.Grow(t.nodes, max(len(t.nodes), 16))
-	}
-	t.nodes = append(t.nodes, node{first: -1})
+	i = t.nodes.push(node{first: -1})
+	t.keys.push(*k)
+	t.index.insert(h, i, slot)
 	return i
 }
 
@@ -286,6 +296,17 @@ func (t *Tree) node(k position.Key) int32 {
 type Step struct {
 	Key  position.Key
 	Move position.Move // position.NullMove for the line's last position
+	// hash is Key.Hash(), worked out by the Walker beside the replay,
+	// so that adding the line to the tree does not; 0 for not worked out.
+	hash uint64
+}
+
+// keyHash returns the step's Key.Hash().
+func (s *Step) keyHash() uint64 {
+	if s.hash == 0 {
+		s.hash = s.Key.Hash()
+	}
+	return s.hash
 }
 
 // Line is what a tree needs of one game: the positions it went through
@@ -327,15 +348,15 @@ func (t *Tree) Add(l *Line) {
 		at, e := int32(-1), int32(-1)
 		if prev >= 0 {
 			if e = t.findEdge(prev, steps[i-1].Move); e >= 0 {
-				at = t.edges[e].child
+				at = t.edges.at(e).child
 			}
 		}
 		if at < 0 {
-			at = t.node(s.Key)
+			at = t.node(&s.Key, s.keyHash())
 		}
 		if !slices.Contains(t.seenNodes, at) {
 			t.seenNodes = append(t.seenNodes, at)
-			t.nodes[at].addGame(l.Outcome)
+			t.nodes.at(at).addGame(l.Outcome)
 		}
 		if prev >= 0 {
 			m := steps[i-1].Move
@@ -343,7 +364,7 @@ func (t *Tree) Add(l *Line) {
 				t.seenMoves = append(t.seenMoves, sm)
 				var ed *edge
 				if e >= 0 {
-					ed = &t.edges[e]
+					ed = t.edges.at(e)
 				} else {
 					ed = t.addEdge(prev, m, at)
 				}
@@ -362,20 +383,21 @@ func (t *Tree) Merge(o *Tree) error {
 	if o.depth != t.depth {
 		return fmt.Errorf("%w: merging a tree of %d plies into one of %d", ErrDepth, o.depth, t.depth)
 	}
-	keys := make([]position.Key, len(o.nodes))
-	for k, i := range o.index {
-		keys[i] = k
+	// The nodes of o are found in t once each, in o's order, which
+	// also adds the moves' destinations first met by a move.
+	at := make([]int32, o.nodes.len())
+	for i := range at {
+		k := o.keys.at(int32(i))
+		at[i] = t.node(k, k.Hash())
 	}
-	for i := range o.nodes {
-		on := &o.nodes[i]
-		at := t.node(keys[i])
+	for i := range at {
+		on := o.nodes.at(int32(i))
 		r := on.results()
-		t.nodes[at].addResults(&r)
-		for e := on.first; e >= 0; e = o.edges[e].next {
-			oe := &o.edges[e]
-			child := t.node(keys[oe.child])
+		t.nodes.at(at[i]).addResults(&r)
+		for e := on.first; e >= 0; e = o.edges.at(e).next {
+			oe := o.edges.at(e)
 			c := oe.export()
-			t.edge(at, oe.move, child).addCounts(&c)
+			t.edge(at[i], oe.move, at[oe.child]).addCounts(&c)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -72,28 +73,75 @@ func cells(t *Tree, n *Node, m *Move) []string {
 	}
 }
 
+// pieceSize is the size a tree's output is written in: a buffer full
+// is handed to the writer, so that a tree of millions of positions is
+// never held written whole.
+const pieceSize = 128 << 10
+
+// errStopped ends a tree's rendering once writing has failed.
+var errStopped = errors.New("writing stopped")
+
+// pieces is how fn hands the output of a tree over: full returns whether
+// the buffer is large enough to hand over, and flush hands it over and
+// returns an empty one.
+type pieces struct {
+	out  chan []byte
+	free chan []byte
+	quit chan struct{}
+}
+
+func (p *pieces) full(b []byte) bool { return len(b) >= pieceSize }
+
+func (p *pieces) flush(b []byte) ([]byte, error) {
+	if err := p.send(b); err != nil {
+		return b[:0], err
+	}
+	return p.buffer(), nil
+}
+
+// send hands b over to be written.
+func (p *pieces) send(b []byte) error {
+	select {
+	case p.out <- b:
+		return nil
+	case <-p.quit:
+		return errStopped
+	}
+}
+
+// buffer returns an empty buffer, one the writer is done with if there
+// is one.
+func (p *pieces) buffer() []byte {
+	select {
+	case b := <-p.free:
+		return b[:0]
+	default:
+		// A piece ends past pieceSize by at most a position's rows.
+		return make([]byte, 0, pieceSize+pieceSize/2)
+	}
+}
+
 // render writes the trees in the order of Trees, each turned into bytes
-// by fn. Trees are rendered on every core at once, since working out
-// positions and moves in SAN costs more than reading the games did; at
-// most two trees per core wait to be written, so memory stays bounded by
-// the largest trees.
-func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte) ([]byte, error)) error {
+// by fn, a piece at a time. Trees are rendered on every core at once,
+// since working out positions and moves in SAN costs more than reading
+// the games did; at most two trees per core are under way, each with a
+// few pieces waiting to be written, so memory stays bounded however
+// large the trees.
+func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error)) error {
 	trees := f.Trees()
 	workers := min(runtime.GOMAXPROCS(0), max(len(trees), 1))
 	type result struct {
-		buf  []byte
-		err  error
-		done chan struct{}
+		pieces
+		err error
 	}
+	free := make(chan []byte, 12*workers+2)
+	quit := make(chan struct{})
 	results := make([]result, len(trees))
 	for i := range results {
-		results[i].done = make(chan struct{})
+		results[i].pieces = pieces{out: make(chan []byte, 4), free: free, quit: quit}
 	}
-	slots := make(chan struct{}, 2*workers) // trees rendered and not yet written
-	// Buffers go round, so that a large document is not allocated anew.
-	free := make(chan []byte, 2*workers+1)
+	slots := make(chan struct{}, 2*workers) // trees under way
 	todo := make(chan int)
-	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	go func() {
 		defer close(todo)
@@ -116,29 +164,29 @@ func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte) ([]byte
 			defer wg.Done()
 			for i := range todo {
 				r := &results[i]
-				var buf []byte
-				select {
-				case buf = <-free:
-				default:
+				buf, err := fn(i, trees[i], r.buffer(), &r.pieces)
+				if r.err = err; err == nil && len(buf) > 0 {
+					r.err = r.send(buf)
 				}
-				r.buf, r.err = fn(i, trees[i], buf[:0])
-				close(r.done)
+				close(r.out)
 			}
 		}()
 	}
 	var err error
 	for i := range results {
 		r := &results[i]
-		<-r.done
-		err = r.err
-		if err == nil {
-			_, err = w.Write(r.buf)
+		for b := range r.out {
+			if err == nil && len(b) > 0 {
+				_, err = w.Write(b)
+			}
+			select {
+			case free <- b:
+			default:
+			}
 		}
-		select {
-		case free <- r.buf:
-		default:
+		if err == nil && r.err != nil {
+			err = r.err
 		}
-		r.buf = nil
 		if err != nil {
 			break
 		}
@@ -154,7 +202,7 @@ func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte) ([]byte
 func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.WriteString(strings.Join(Columns, ",") + "\n")
-	err := f.render(bw, func(_ int, t *Tree, dst []byte) ([]byte, error) {
+	err := f.render(bw, func(_ int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
 		var sp []byte
 		if t.root.SP >= 0 {
 			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
@@ -163,7 +211,11 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 			for k := range v.moves {
 				dst = appendCSVRow(dst, sp, v, &v.moves[k])
 			}
-			return nil
+			var err error
+			if p.full(dst) {
+				dst, err = p.flush(dst)
+			}
+			return err
 		})
 		return dst, err
 	})

@@ -1,0 +1,154 @@
+package tree
+
+import "github.com/frctool/frctool/position"
+
+// chunkLen is the length of a full chunk of a chunked list: 256 moves
+// are 18 KB. A list grows a chunk at a time, so it is never copied and
+// wastes at most one chunk; a forest of a thousand small trees wastes
+// less than a chunk each, since a list's first chunk grows by doubling.
+const (
+	chunkBits = 8
+	chunkLen  = 1 << chunkBits
+)
+
+// chunked is a list of values in chunks of chunkLen: appending never
+// moves the values already there, so a large tree grows without
+// copying its nodes and without holding twice their memory meanwhile.
+type chunked[T any] struct {
+	chunks [][]T
+	n      int32
+}
+
+// len returns the number of values.
+func (c *chunked[T]) len() int { return int(c.n) }
+
+// at returns the value at i, valid until the list is truncated.
+func (c *chunked[T]) at(i int32) *T {
+	return &c.chunks[i>>chunkBits][i&(chunkLen-1)]
+}
+
+// push appends v and returns its index.
+func (c *chunked[T]) push(v T) int32 {
+	i := c.n
+	k := int(i >> chunkBits)
+	if k == len(c.chunks) {
+		c.chunks = append(c.chunks, make([]T, 0, min(chunkLen, 16)))
+		if k > 0 {
+			c.chunks[k] = make([]T, 0, chunkLen)
+		}
+	}
+	ch := &c.chunks[k]
+	if len(*ch) == cap(*ch) {
+		// Only the first chunk grows: the list is small, and doubling
+		// it is cheap.
+		grown := make([]T, len(*ch), min(2*cap(*ch), chunkLen))
+		copy(grown, *ch)
+		*ch = grown
+	}
+	*ch = append(*ch, v)
+	c.n++
+	return i
+}
+
+// truncate keeps the first n values and lets the chunks past them go.
+func (c *chunked[T]) truncate(n int32) {
+	c.n = n
+	k := int((n + chunkLen - 1) >> chunkBits)
+	clear(c.chunks[k:])
+	c.chunks = c.chunks[:k]
+	if k > 0 {
+		last := &c.chunks[k-1]
+		*last = (*last)[:int(n)-(k-1)*chunkLen]
+	}
+}
+
+// index finds a tree's nodes by their keys: an open-addressing hash
+// table of 8-byte slots, each a key's hash (its low 32 bits) and the
+// node's index + 1, 0 for an empty slot. The hashes come with the keys
+// (the workers compute them while replaying games), and a slot's hash
+// both places it and tells most other keys from its own without
+// reading the key, so a lookup reads one key, the one it finds.
+type index struct {
+	slots []uint64
+	n     int
+}
+
+// slotHash is the part of a hash a slot keeps and is placed by.
+func slotHash(h uint64) uint32 { return uint32(h) }
+
+// find returns the node of key k with hash h, or -1, and the slot where
+// k belongs.
+func (x *index) find(k *position.Key, h uint64, keys *chunked[position.Key]) (node int32, slot int) {
+	if len(x.slots) == 0 {
+		return -1, -1
+	}
+	sh := slotHash(h)
+	mask := len(x.slots) - 1
+	for i := int(sh) & mask; ; i = (i + 1) & mask {
+		s := x.slots[i]
+		if s == 0 {
+			return -1, i
+		}
+		if uint32(s>>32) == sh {
+			if n := int32(uint32(s)) - 1; *keys.at(n) == *k {
+				return n, i
+			}
+		}
+	}
+}
+
+// insert puts node n, whose key has hash h, in slot i, which find gave
+// for it; -1 finds a slot. It grows the table to keep it at most three
+// quarters full.
+func (x *index) insert(h uint64, n int32, i int) {
+	if (x.n+1)*4 > len(x.slots)*3 {
+		x.grow()
+		i = -1
+	}
+	if i < 0 {
+		i = x.free(slotHash(h))
+	}
+	x.slots[i] = uint64(slotHash(h))<<32 | uint64(uint32(n+1))
+	x.n++
+}
+
+// free returns the first empty slot for a key of slot hash sh.
+func (x *index) free(sh uint32) int {
+	mask := len(x.slots) - 1
+	i := int(sh) & mask
+	for x.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// grow doubles the table, placing the slots again by the hashes they
+// hold, without reading a key.
+func (x *index) grow() {
+	old := x.slots
+	x.slots = make([]uint64, max(2*len(old), 16))
+	for _, s := range old {
+		if s != 0 {
+			x.slots[x.free(uint32(s>>32))] = s
+		}
+	}
+}
+
+// renumber gives the nodes the numbers of remap (-1 for a node
+// dropped), placing the slots kept again by the hashes they hold. The
+// table keeps its size: placed in the old table's order into a smaller
+// one, the slots would pile up into long runs.
+func (x *index) renumber(remap []int32) {
+	old := x.slots
+	x.slots, x.n = make([]uint64, len(old)), 0
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		if to := remap[uint32(s)-1]; to >= 0 {
+			sh := uint32(s >> 32)
+			x.slots[x.free(sh)] = uint64(sh)<<32 | uint64(uint32(to+1))
+			x.n++
+		}
+	}
+}
