@@ -208,6 +208,8 @@ type Batch struct {
 	meta     []batchGame
 	lonelyCR bool // the games' lines end with a lone CR, to put back
 	built    bool
+	part     part    // set by ReadPart
+	scan     scanner // ScanPart's, kept for its buffers
 }
 
 type batchGame struct {
@@ -220,6 +222,7 @@ type batchGame struct {
 // when no game is left. The games stay valid until b is used again.
 func (r *Reader) ReadBatch(b *Batch, size int) error {
 	b.raw, b.vals, b.spans, b.probs, b.meta = b.raw[:0], b.vals[:0], b.spans[:0], b.probs[:0], b.meta[:0]
+	b.part = part{}
 	for len(b.raw) < size {
 		n, partial, err := r.scanGame()
 		if err != nil {
@@ -271,11 +274,17 @@ func (b *Batch) Build() {
 		tags := g.Tags[:0]
 		probs := g.Problems[:0]
 		*g = m.game
+		g.Index += b.part.first
 		g.Tags, g.Problems = tags, probs
 		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]])
 	}
 	if b.lonelyCR {
-		swapLineEnds(b.raw)
+		if b.part.on {
+			// The rest, if any, goes back to the Reader as it was read.
+			swapLineEnds(b.raw[:b.part.rest])
+		} else {
+			swapLineEnds(b.raw)
+		}
 	}
 }
 
@@ -310,9 +319,7 @@ func (r *Reader) scanGame() (n int, partial bool, err error) {
 				return 0, false, r.err
 			}
 			// All remaining bytes form the last game.
-			if r.scan.mode == modeBrace {
-				r.scan.problems = append(r.scan.problems, problem{r.scan.braceOpen, fmt.Errorf("%w: '{' never closed before the end of the input", ErrUnterminatedComment)})
-			}
+			r.scan.unclosedAtEnd()
 			return r.end - r.start, false, nil
 		}
 		if r.end-r.start >= limit {
@@ -337,7 +344,8 @@ func (r *Reader) fill() {
 		r.start = 0
 		r.buf = nb
 	}
-	defer r.mapLineEnds(r.end)
+	from := r.end
+	defer func() { r.mapLineEnds(r.buf[:r.end], r.start, from) }()
 	// Read at least as much as the game holds so far, so that a huge line
 	// arriving in small reads is rescanned a logarithmic number of times,
 	// not once per read; small games still go on after one read.
@@ -361,14 +369,14 @@ func (r *Reader) fill() {
 }
 
 // mapLineEnds decides, from the first line end of the input, whether lines
-// end with a lone CR, and then swaps CR and LF in the bytes read from
-// buf[from:] on.
-func (r *Reader) mapLineEnds(from int) {
+// end with a lone CR, and then swaps CR and LF in the bytes read, buf[from:].
+// buf[start:from] are the bytes read before, not yet handed out.
+func (r *Reader) mapLineEnds(buf []byte, start, from int) {
 	if r.lineEnds == lineEndsUnknown {
 		// Only the new bytes, and the one before them, can hold the first
 		// line end; IndexByte is much faster than IndexAny on long lines.
-		lo := max(from-1, r.start)
-		b := r.buf[lo:r.end]
+		lo := max(from-1, start)
+		b := buf[lo:]
 		i := bytes.IndexByte(b, '\n')
 		limit := b
 		if i >= 0 {
@@ -393,10 +401,10 @@ func (r *Reader) mapLineEnds(from int) {
 			r.lineEnds = lineEndsCR
 		}
 		// Nothing has been returned yet: the whole buffer is still to scan.
-		from = r.start
+		from = start
 	}
 	if r.lineEnds == lineEndsCR {
-		swapLineEnds(r.buf[from:r.end])
+		swapLineEnds(buf[from:])
 	}
 }
 

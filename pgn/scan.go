@@ -132,8 +132,12 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 					return 0, false
 				}
 				if j < len(data) && data[j] == '%' {
-					// An escape line: ignored to its end.
-					i = endOfLine(data, j)
+					// An escape line: ignored to its end, which must be
+					// there, since what follows it is movetext again.
+					if i = endOfLine(data, j); i == len(data) && !atEOF {
+						i = lineStart - 1
+						return 0, false
+					}
 					continue
 				}
 				if !isTagStart(data, j) {

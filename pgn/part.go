@@ -1,0 +1,261 @@
+package pgn
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Reading in parts.
+//
+// ReadBatch finds the games on the goroutine that reads, so on archives of
+// short games that one goroutine bounds a whole program however many cores
+// do the rest. ReadPart instead only reads: it cuts the input where a game
+// probably starts (a line opening a tag pair after a blank line) and leaves
+// finding the games to Batch.ScanPart, which any goroutine may run. A guess
+// is confirmed when the games ScanPart finds, starting afresh from the
+// part's first byte, end exactly at the cut: the scanner's state between
+// two games is empty, so the games are then the ones Next would return.
+// When a guess was wrong (a comment left open across a blank line and a
+// tag, say, or a game larger than MaxGameSize), Resume gives the
+// unconfirmed bytes back and the Reader reads them in order.
+
+// part is what ReadPart knows of a Batch's bytes and what ScanPart found
+// in them.
+type part struct {
+	on       bool
+	cut      int   // where the next part begins; -1 when no cut was found
+	eof      bool  // the part runs to the end of the input
+	line     int   // line number of raw[0]
+	off      int64 // input offset of raw[0]
+	limit    int   // the Reader's MaxGameSize
+	name     string
+	lonelyCR bool
+	first    int   // games in the input before the part's first
+	rest     int   // first byte of raw not in a game ScanPart confirmed
+	restLine int   // line number of raw[rest]
+	restOff  int64 // input offset of raw[rest]
+}
+
+// end returns where the part's own bytes end: at the cut, or at the end
+// of what was read when there is no cut.
+func (p *part) end(raw []byte) int {
+	if p.cut < 0 {
+		return len(raw)
+	}
+	return p.cut
+}
+
+// ReadPart reads at least size bytes of input into b, or up to the end of
+// the input, and cuts them where a game probably starts, for b.ScanPart to
+// find the games in, possibly on another goroutine. The bytes after the
+// cut are kept for the next part; b holds a copy of them too, because
+// ScanPart needs to look past the cut to confirm it. Parts are read in
+// order, one after the other, and their games are numbered by
+// Batch.CountFrom.
+//
+// At the end of the input ReadPart returns io.EOF, or the error reading
+// stopped with, and b holds no games.
+func (r *Reader) ReadPart(b *Batch, size int) error {
+	b.raw, b.vals, b.spans, b.probs, b.meta = b.raw[:0], b.vals[:0], b.spans[:0], b.probs[:0], b.meta[:0]
+	b.Games, b.built = b.Games[:0], false
+	if r.start == r.end && r.err != nil {
+		b.part = part{}
+		return r.err
+	}
+	limit := r.limit()
+	p := part{on: true, line: r.line, off: r.off, limit: limit, name: r.Name}
+	raw := append(b.raw, r.buf[r.start:r.end]...)
+	mapped := len(raw)
+	// A part that does not start between two games (after a game cut into
+	// parts by MaxGameSize) is never cut: ScanPart confirms none of it.
+	cuttable := !r.cont && r.scan.mode == modeStart && r.scan.pos == 0
+	want := min(max(size, len(raw)+1), limit-1)
+	for {
+		raw = r.readInto(raw, want)
+		r.mapLineEnds(raw, 0, mapped)
+		mapped = len(raw)
+		if r.err != nil {
+			p.cut, p.eof = len(raw), true
+			break
+		}
+		if c := lastCut(raw); c > 0 && cuttable {
+			p.cut = c
+			break
+		}
+		if len(raw) >= limit-1 || !cuttable {
+			p.cut = -1
+			break
+		}
+		want = min(2*len(raw), limit-1)
+	}
+	p.lonelyCR = r.lineEnds == lineEndsCR
+	b.raw, b.lonelyCR, b.part = raw, p.lonelyCR, p
+
+	end := p.end(raw)
+	if r.buf == nil {
+		r.buf = make([]byte, initialBuffer)
+		r.scan.reset()
+	}
+	r.buf = append(r.buf[:0], raw[end:]...)
+	r.start, r.end = 0, len(r.buf)
+	r.line += bytes.Count(raw[:end], nl)
+	r.off += int64(end)
+	return nil
+}
+
+// limit returns the largest game the Reader holds whole.
+func (r *Reader) limit() int {
+	if r.MaxGameSize <= 0 {
+		return DefaultMaxGameSize
+	}
+	return r.MaxGameSize
+}
+
+// readInto reads from the input, appending to buf, until it holds at least
+// want bytes or reading fails; the error is kept in r.err.
+func (r *Reader) readInto(buf []byte, want int) []byte {
+	if cap(buf) < want+minRead {
+		nb := make([]byte, len(buf), want+minRead)
+		copy(nb, buf)
+		buf = nb
+	}
+	// Read no more than asked, though the buffer may be larger from an
+	// earlier part, so that parts stay small enough to share out.
+	most := min(cap(buf), want+minRead)
+	empty := 0
+	for len(buf) < want && r.err == nil {
+		n, err := r.src.Read(buf[len(buf):most])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			r.err = err
+			return buf
+		}
+		if n == 0 {
+			if empty++; empty == 100 {
+				r.err = io.ErrNoProgress
+				return buf
+			}
+		}
+	}
+	return buf
+}
+
+// lastCut returns the offset of the last line of b that probably starts a
+// game, a tag pair opened after a blank line, of which b holds the whole
+// line, so that the scanner can tell the game before it ended; or -1.
+func lastCut(b []byte) int {
+	end := len(b)
+	for end > 1 {
+		k := bytes.LastIndexByte(b[:end], '[')
+		if k < 1 {
+			return -1
+		}
+		end = k
+		if b[k-1] != '\n' || k+1 >= len(b) || !isLetter(b[k+1]) || !prevLineBlank(b, k-1) {
+			continue
+		}
+		if bytes.IndexByte(b[k:], '\n') >= 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// ScanPart finds the games of a part read by ReadPart, as Next would find
+// them, and reports whether they end exactly at the part's cut. When they
+// do not, the games before the first that runs past the cut are kept and
+// the rest is for Resume. Games are numbered from 1 within the part until
+// CountFrom says how many came before.
+func (b *Batch) ScanPart() (games int, complete bool) {
+	p := &b.part
+	if !p.on {
+		return 0, false
+	}
+	s := &b.scan
+	data := b.raw
+	pos, line, off, end := 0, p.line, p.off, p.end(data)
+	if p.cut < 0 {
+		end = 0
+	}
+	for pos < end && len(data)-pos < p.limit {
+		s.reset()
+		n, done := s.run(data[pos:], p.eof)
+		if !done {
+			if !p.eof {
+				break
+			}
+			n = len(data) - pos
+			s.unclosedAtEnd()
+		}
+		if pos+n > end {
+			break
+		}
+		m := batchGame{
+			raw:   [2]int{pos, pos + n},
+			vals:  [2]int{len(b.vals), len(b.vals) + len(s.vals)},
+			spans: [2]int{len(b.spans), len(b.spans) + len(s.tags)},
+			probs: [2]int{len(b.probs), len(b.probs) + len(s.problems)},
+			game: Game{
+				Index:          len(b.meta) + 1,
+				Line:           line,
+				Offset:         off,
+				file:           p.name,
+				lonelyCR:       p.lonelyCR,
+				movetext:       s.movetext,
+				badTags:        s.badTags,
+				TagsIncomplete: s.tagsCut,
+			},
+		}
+		b.vals = append(b.vals, s.vals...)
+		b.spans = append(b.spans, s.tags...)
+		b.probs = append(b.probs, s.problems...)
+		b.meta = append(b.meta, m)
+		line += bytes.Count(data[pos:pos+n], nl)
+		off += int64(n)
+		pos += n
+	}
+	p.rest, p.restLine, p.restOff = pos, line, off
+	return len(b.meta), p.cut >= 0 && pos == p.cut
+}
+
+// CountFrom says how many games of the input came before the part's
+// first, so that Build numbers its games as Next would.
+func (b *Batch) CountFrom(games int) { b.part.first = games }
+
+// Resume gives back to the Reader, unread, the bytes of part b from its
+// first game ScanPart did not confirm, and then all of the later parts, in
+// order: Next and ReadBatch read them before the rest of the input, with
+// the line numbers, offsets and game numbers going on from b's confirmed
+// games. It is how a program reading in parts goes on where a cut was
+// wrong. No other part may be read in the meantime, and b's confirmed
+// games, like the later parts, must be done with.
+func (r *Reader) Resume(b *Batch, later ...*Batch) {
+	p := &b.part
+	total := p.end(b.raw) - p.rest + r.end - r.start
+	for _, l := range later {
+		total += l.part.end(l.raw)
+	}
+	buf := make([]byte, 0, max(total+minRead, initialBuffer))
+	buf = append(buf, b.raw[p.rest:p.end(b.raw)]...)
+	for _, l := range later {
+		buf = append(buf, l.raw[:l.part.end(l.raw)]...)
+	}
+	buf = append(buf, r.buf[r.start:r.end]...)
+	r.buf, r.start, r.end = buf[:cap(buf)], 0, len(buf)
+	r.line, r.off, r.index = p.restLine, p.restOff, p.first+len(b.meta)
+	r.cont = false
+	r.scan.reset()
+}
+
+// Games returns the number of games Next and ReadBatch returned, with
+// those Resume counted; the games of parts are counted by the program
+// that scans them.
+func (r *Reader) Games() int { return r.index }
+
+// unclosedAtEnd reports a comment still open where the input ends.
+func (s *scanner) unclosedAtEnd() {
+	if s.mode == modeBrace {
+		s.problems = append(s.problems, problem{s.braceOpen, fmt.Errorf("%w: '{' never closed before the end of the input", ErrUnterminatedComment)})
+	}
+}

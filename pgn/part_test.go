@@ -1,0 +1,249 @@
+package pgn
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// describeGame writes down everything a Reader says of a game but its
+// bytes, for comparing two ways of reading.
+func describeGame(g *Game) string {
+	s := fmt.Sprintf("bytes %d line %d index %d offset %d partial %v continued %v incomplete %v movetext %d tags %d",
+		len(g.Raw), g.Line, g.Index, g.Offset, g.Partial, g.Continued, g.TagsIncomplete, g.MovetextLine(), len(g.Tags))
+	for _, tag := range g.Tags {
+		s += fmt.Sprintf(" %s=%q@%d:%d-%d", tag.Name, tag.Value, tag.Line, tag.Start, tag.End)
+	}
+	for _, p := range g.Problems {
+		s += " [" + p.Error() + "]"
+	}
+	return s
+}
+
+// readInParts reads input as the job runner does with several workers:
+// parts read ahead of the one being scanned, and where a cut is not
+// confirmed, Resume with the parts read ahead and one batch read in order
+// before going on in parts. It returns each game described, the games'
+// bytes joined and the number of resumes.
+func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, size, maxGame int) (games []string, all string, resumes int) {
+	t.Helper()
+	r := NewReader(wrap(strings.NewReader(input)))
+	r.Name = "t.pgn"
+	r.MaxGameSize = maxGame
+	var joined bytes.Buffer
+	take := func(b *Batch) {
+		for i := range b.Games {
+			games = append(games, describeGame(&b.Games[i]))
+			joined.Write(b.Games[i].Raw)
+		}
+	}
+	var ahead []*Batch
+	counted, eof := r.Games(), false
+	for round := 0; ; round++ {
+		if round > 2*len(input)+10 {
+			t.Fatalf("no end after %d rounds: %q", round, input)
+		}
+		for len(ahead) < 3 && !eof {
+			b := new(Batch)
+			if err := r.ReadPart(b, size); err == io.EOF {
+				eof = true
+			} else if err != nil {
+				t.Fatal(err)
+			} else {
+				ahead = append(ahead, b)
+			}
+		}
+		if len(ahead) == 0 {
+			break
+		}
+		b := ahead[0]
+		ahead = ahead[1:]
+		n, complete := b.ScanPart()
+		b.CountFrom(counted)
+		b.Build()
+		take(b)
+		counted += n
+		if complete {
+			continue
+		}
+		resumes++
+		r.Resume(b, ahead...)
+		ahead, eof = nil, false
+		var seq Batch
+		if err := r.ReadBatch(&seq, size); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		take(&seq)
+		counted += len(seq.Games)
+		if counted != r.Games() {
+			t.Fatalf("%d games counted, the reader says %d", counted, r.Games())
+		}
+	}
+	return games, joined.String(), resumes
+}
+
+// TestReadPartMatchesNext reads inputs in parts of many sizes and compares
+// every game with Next's: bytes, numbers, lines, offsets, tags, problems.
+// The inputs hold what a guessed cut can get wrong: a comment left open
+// across a blank line and a tag, games with no blank line between them,
+// games larger than MaxGameSize, lone-CR and CRLF line ends, a BOM, and an
+// input ending in an open comment.
+func TestReadPartMatchesNext(t *testing.T) {
+	var plain strings.Builder
+	for i := 0; i < 120; i++ {
+		fmt.Fprintf(&plain, "[Event \"%d\"]\n[Note \"q\\\"%d\"]\n\n1. e4 {c} ; rest\n1-0\n\n", i, i)
+	}
+	base := plain.String()
+	tricky := base +
+		"[Event \"open\"]\n\n1. e4 {never closed\n\n[Event \"inside\"]\n\n1. d4 *\n\n" +
+		base[:400] +
+		"[Event \"closed later\"]\n\n1. e4 {a\n\n[Event \"x\"]\nb} 1-0\n\n" +
+		"[Event \"glued\"]\n1. e4 1-0\n[Event \"next\"]\n1. d4 0-1\n" +
+		"\n[Event \"big\"]\n\n" + strings.Repeat("1. e4 {long comment} ", 60) + "*\n\n" +
+		"\xef\xbb\xbf[Event \"bom\"]\n\n1. c4 *\n\n" +
+		"1. e4 e5 *\n\n" + base[:300] + "[Event \"last\"]\n\n1. e4 {open at the end\n"
+	inputs := []struct{ name, input string }{
+		{"plain", base},
+		{"tricky", tricky},
+		{"tricky CRLF", strings.ReplaceAll(tricky, "\n", "\r\n")},
+		{"tricky lone CR", strings.ReplaceAll(tricky, "\n", "\r")},
+		{"empty", ""},
+		{"blank", "\n\n\n"},
+		{"one game", "[Event \"a\"]\n\n1. e4 *\n"},
+	}
+	for _, in := range inputs {
+		for _, size := range []int{1, 50, 333, 1000, 1 << 16} {
+			// Whether a game over MaxGameSize is cut into parts, and where,
+			// depends on how the input arrives, for Next too: the games
+			// under the size must agree, and the bytes.
+			for _, maxGame := range []int{0, 700} {
+				want := smallGames(readAll(t, in.input, iotest.OneByteReader, maxGame), maxGame)
+				for _, rd := range readers {
+					name := fmt.Sprintf("%s/size %d/max %d/%s", in.name, size, maxGame, rd.name)
+					t.Run(name, func(t *testing.T) {
+						got, all, _ := readInParts(t, in.input, rd.wrap, size, maxGame)
+						if all != in.input {
+							t.Fatalf("the games' bytes differ from the input")
+						}
+						if maxGame != 0 {
+							got = smallOnly(got, maxGame)
+						}
+						if len(got) != len(want) {
+							for i := range min(len(got), len(want)) {
+								if got[i] != want[i] {
+									t.Logf("first difference, game %d:\n got %s\nwant %s", i+1, got[i], want[i])
+									break
+								}
+							}
+							t.Fatalf("%d games, Next gave %d", len(got), len(want))
+						}
+						for i := range want {
+							if got[i] != want[i] {
+								t.Fatalf("game %d:\n got %s\nwant %s", i+1, got[i], want[i])
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// smallGames describes the games under maxGame bytes that are not parts
+// of a larger one; all of them when maxGame is 0.
+func smallGames(games []*Game, maxGame int) []string {
+	var d []string
+	for _, g := range games {
+		d = append(d, describeGame(g))
+	}
+	if maxGame != 0 {
+		d = smallOnly(d, maxGame)
+	}
+	return d
+}
+
+var indexWord = regexp.MustCompile(`index \d+`)
+
+// smallOnly keeps the descriptions of games under maxGame bytes that are
+// not parts.
+func smallOnly(desc []string, maxGame int) []string {
+	var d []string
+	for _, s := range desc {
+		var n int
+		fmt.Sscanf(s, "bytes %d", &n)
+		if n < maxGame && strings.Contains(s, "partial false continued false") {
+			// Game numbers count the parts before.
+			d = append(d, indexWord.ReplaceAllString(s, "index ?"))
+		}
+	}
+	return d
+}
+
+// TestReadPartConfirmsPlainCuts holds the point of reading in parts: on an
+// ordinary archive every cut is confirmed, so nothing is read twice.
+func TestReadPartConfirmsPlainCuts(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "[Event \"%d\"]\n[Site \"s\"]\n\n1. e4 {[%%clk 0:03:00]} 1... e5 {[%%clk 0:03:00]} 1-0\n\n", i)
+	}
+	games, _, resumes := readInParts(t, b.String(), func(r io.Reader) io.Reader { return r }, 4096, 0)
+	if len(games) != 500 || resumes != 0 {
+		t.Fatalf("%d games with %d resumes, want 500 with none", len(games), resumes)
+	}
+}
+
+// FuzzReadPart checks that reading in parts, with cuts confirmed or
+// resumed, gives the games Next gives, whatever the input. Its seeds are
+// the ones of FuzzReader, with their corpus.
+func FuzzReadPart(f *testing.F) {
+	files, _ := filepath.Glob("../testdata/*.pgn")
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil && len(b) < 64<<10 {
+			f.Add(b)
+		}
+	}
+	corpus, _ := filepath.Glob("testdata/fuzz/FuzzReader/*")
+	for _, file := range corpus {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		lines := strings.SplitN(string(b), "\n", 3)
+		if len(lines) < 2 || !strings.HasPrefix(lines[1], "[]byte(") {
+			continue
+		}
+		if s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")")); err == nil {
+			f.Add([]byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		input := string(data)
+		var want []string
+		for _, g := range readAll(t, input, iotest.OneByteReader, 0) {
+			want = append(want, describeGame(g))
+		}
+		for _, size := range []int{1, 64, 4096} {
+			got, all, _ := readInParts(t, input, iotest.HalfReader, size, 0)
+			if all != input {
+				t.Fatalf("size %d: the games' bytes differ from the input", size)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("size %d: %d games, Next gave %d", size, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("size %d, game %d:\n got %s\nwant %s", size, i+1, got[i], want[i])
+				}
+			}
+		}
+	})
+}
