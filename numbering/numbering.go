@@ -230,6 +230,23 @@ func (r Rank) Black() string { return strings.ToLower(r.String()) }
 // SP returns the Scharnagl number of r, 0..959, or -1 if r is not a legal
 // arrangement.
 func (r Rank) SP() int {
+	if sp, ok := spOfRank[r]; ok {
+		return int(sp)
+	}
+	return -1
+}
+
+// Fritz9 returns the Fritz 9 number of r, 1..960, or -1 if r is not a legal
+// arrangement.
+func (r Rank) Fritz9() int {
+	if sp, ok := spOfRank[r]; ok {
+		return int(fritz9OfSP[sp])
+	}
+	return -1
+}
+
+// encodeSP and encodeFritz9 compute the numbers SP and Fritz9 look up.
+func (r Rank) encodeSP() int {
 	code, ok := r.codes()
 	if !ok {
 		return -1
@@ -237,9 +254,7 @@ func (r Rank) SP() int {
 	return code.bishops + 16*code.queen6 + 96*code.knights5
 }
 
-// Fritz9 returns the Fritz 9 number of r, 1..960, or -1 if r is not a legal
-// arrangement.
-func (r Rank) Fritz9() int {
+func (r Rank) encodeFritz9() int {
 	code, ok := r.codes()
 	if !ok {
 		return -1
@@ -383,15 +398,19 @@ var (
 	byFritz9   [Count + 1]Rank // index 0 unused
 	fritz9OfSP [Count]uint16
 	spOfFritz9 [Count + 1]uint16
+	// A look-up by the whole rank is several times faster than reading
+	// the codes off it, and identifying starts does it for every game.
+	spOfRank = make(map[Rank]uint16, Count)
 )
 
 func init() {
 	for sp := 0; sp < Count; sp++ {
 		r := decodeSP(sp)
-		f := r.Fritz9()
-		if r.SP() != sp || f < 1 || f > Count {
-			panic(fmt.Sprintf("numbering: SP %d decodes to %s, which encodes to SP %d, Fritz9 %d", sp, r, r.SP(), f))
+		f := r.encodeFritz9()
+		if r.encodeSP() != sp || f < 1 || f > Count {
+			panic(fmt.Sprintf("numbering: SP %d decodes to %s, which encodes to SP %d, Fritz9 %d", sp, r, r.encodeSP(), f))
 		}
+		spOfRank[r] = uint16(sp)
 		bySP[sp] = r
 		fritz9OfSP[sp] = uint16(f)
 		spOfFritz9[f] = uint16(sp)

@@ -192,10 +192,10 @@ func plainStart(v []byte) (sp int, ok bool) {
 		}
 		r[i] = c
 	}
-	if r.Check() != nil {
+	if sp = r.SP(); sp < 0 {
 		return 0, false
 	}
-	return r.SP(), true
+	return sp, true
 }
 
 // trimFEN removes what real files put around a FEN inside the quotes:
