@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"strconv"
 	"time"
@@ -156,18 +157,9 @@ func firstTag(c *cell, j int) bool {
 	return true
 }
 
-// The binary form of a row, which a worker appends to its output for
-// the Parquet writer to read back in order: per column a byte, 0 for
-// null, 1 for a value, then the value: a varint for numbers, dates and
-// bools, 8 bytes for a float, a length and the bytes for a string, and
-// a count and that many name and value strings for a map.
-
-func appendBytes(dst, s []byte) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
-}
-
-func (k *worker) appendBinaryRow(out []byte) []byte {
+// appendParquetRow appends the row's binary form, which pqFile.add reads.
+func (k *worker) appendParquetRow(out []byte) []byte {
+	le := binary.LittleEndian
 	for i := range k.w.columns {
 		c := &k.cells[i]
 		if c.null {
@@ -177,11 +169,19 @@ func (k *worker) appendBinaryRow(out []byte) []byte {
 		out = append(out, 1)
 		switch k.w.columns[i].Type {
 		case String:
-			out = appendBytes(out, utf8Text(&k.text, c.s))
-		case Int32, Int64, Date, Bool:
-			out = binary.AppendVarint(out, c.i)
+			s := utf8Text(&k.text, c.s)
+			if k.w.dict[i] {
+				out = le.AppendUint64(out, maphash.Bytes(k.w.seed, s))
+			}
+			out = appendPlain(out, s)
+		case Int32, Date:
+			out = le.AppendUint32(out, uint32(c.i))
+		case Int64:
+			out = le.AppendUint64(out, uint64(c.i))
+		case Bool:
+			out = append(out, byte(c.i))
 		case Float:
-			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(c.f))
+			out = le.AppendUint64(out, math.Float64bits(c.f))
 		case Map:
 			n := 0
 			for j := range c.tags {
@@ -189,14 +189,21 @@ func (k *worker) appendBinaryRow(out []byte) []byte {
 					n++
 				}
 			}
-			out = binary.AppendUvarint(out, uint64(n))
+			out = le.AppendUint32(out, uint32(n))
 			for j, t := range c.tags {
 				if firstTag(c, j) {
-					out = appendBytes(out, utf8Text(&k.text, t.Name))
-					out = appendBytes(out, utf8Text(&k.text, t.Value))
+					out = appendPlain(out, utf8Text(&k.text, t.Name))
+					out = appendPlain(out, utf8Text(&k.text, t.Value))
 				}
 			}
 		}
 	}
 	return out
+}
+
+// appendPlain appends s as Parquet's PLAIN encoding has a byte array:
+// its length in 4 bytes, then its bytes.
+func appendPlain(dst, s []byte) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(s)))
+	return append(dst, s...)
 }

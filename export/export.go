@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"path/filepath"
 	"strings"
@@ -138,7 +139,11 @@ type Writer struct {
 	nslots  int
 	replay  bool // a column needs the game replayed
 
-	pq    *parquetWriter
+	pq *pqFile
+	// dict says which columns' strings a worker hashes for a Parquet
+	// dictionary, with seed, the same for every worker.
+	dict  []bool
+	seed  maphash.Seed
 	rows  int64
 	tally startpos.Tally
 	err   error // the first error of writing; the Writer is then done
@@ -187,6 +192,10 @@ func NewWriter(w io.Writer, f Format, opts Options) (*Writer, error) {
 	case Parquet:
 		if ew.pq, err = newParquetWriter(w, cols); err != nil {
 			return nil, err
+		}
+		ew.seed = maphash.MakeSeed()
+		for i := range cols {
+			ew.dict = append(ew.dict, ew.pq.dictColumn(i))
 		}
 	}
 	return ew, nil
@@ -242,23 +251,10 @@ func (w *Writer) Run(ctx context.Context, r *pgn.Reader, file string, opts RunOp
 			return nil
 		},
 	}
-	popts := pipeline.Options(opts)
 	if w.pq == nil {
 		job.Output = w.out
-	} else {
-		// The runner reports progress once it has emitted a batch's
-		// games and before it reuses the batch's memory, which the rows
-		// added point into: they are written then.
-		popts.Progress = func(games int) {
-			if err := w.pq.flush(); err != nil && w.err == nil {
-				w.err = fmt.Errorf("writing Parquet: %w", err)
-			}
-			if opts.Progress != nil {
-				opts.Progress(games)
-			}
-		}
 	}
-	err := pipeline.Run(ctx, r, popts, job, &w.tally)
+	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &w.tally)
 	if err == nil {
 		err = w.err
 	}
@@ -351,7 +347,7 @@ func (k *worker) do(it *pipeline.Item[struct{}], out []byte) []byte {
 	case JSONL:
 		return k.appendJSONRow(out)
 	default:
-		return k.appendBinaryRow(out)
+		return k.appendParquetRow(out)
 	}
 }
 

@@ -1,0 +1,719 @@
+package export
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// The Parquet file is written here column by column rather than through
+// parquet-go's row writer: the rows arrive in input order on one
+// goroutine, while the workers that made them run in parallel, so that
+// goroutine must do as little as it can. A worker encodes each value as
+// Parquet will store it (parquetRow), and adding a row only copies each
+// value to the end of its column and notes whether it is null. A row
+// group's columns are encoded as pages and compressed when the group is
+// full. parquet-go boxed every value of every row and kept statistics
+// and page indexes per value, and that took most of an export's time.
+
+// errCorrupt would mean that a row's binary form was misread: a bug.
+var errCorrupt = errors.New("internal error: row encoding misread")
+
+// A row's binary form, as a worker appends it for add to read: per column
+// a byte, 0 for null and 1 for a value, then the value as Parquet's PLAIN
+// encoding has it (4 bytes for an int32 or a date, 8 for an int64 or a
+// double, 1 for a bool, a 4-byte length and the bytes for a string). A
+// string of a dictionary column has the 8 bytes of its hash (dictSeed)
+// before it; a map has a 4-byte count and that many keys and values,
+// each a string, key first.
+
+// Dictionary columns give up the dictionary for the rest of the file when
+// a row group's distinct values pass either bound: such a column is not
+// of low cardinality after all, and plain values compress as well.
+var (
+	maxDictValues = 1 << 15
+	maxDictBytes  = 1 << 20
+)
+
+// leaf is one leaf column of the file and the values of the row group
+// being built.
+type leaf struct {
+	name     []string // path in the schema
+	typ      format.Type
+	optional bool // definition levels 0 (null) and 1
+	repeated bool // the map's key and value: repetition levels too
+	hashed   bool // a row has the hash of its string, for dict
+	useDict  bool // values go through dict, until it overflows
+	at       int  // the leaf's place among the file's leaves
+
+	rep, def []byte // one level per value, nulls included
+	data     []byte // PLAIN values; Bool: one byte per value, packed when written
+	idx      []uint32
+	dict     dictionary
+	values   int // levels, nulls included
+	nulls    int64
+}
+
+// dictionary holds the distinct strings of a column chunk, PLAIN-encoded
+// one after the other, found by their hash in an open-addressing table.
+type dictionary struct {
+	plain  []byte
+	starts []int32
+	hashes []uint64
+	slots  []int32 // entry+1, 0 when empty
+}
+
+func (d *dictionary) reset() {
+	d.plain, d.starts, d.hashes = d.plain[:0], d.starts[:0], d.hashes[:0]
+	clear(d.slots)
+}
+
+func (d *dictionary) entry(i int) []byte {
+	end := len(d.plain)
+	if i+1 < len(d.starts) {
+		end = int(d.starts[i+1])
+	}
+	return d.plain[d.starts[i]+4 : end]
+}
+
+// index returns the entry of s, whose hash is h, adding it when new.
+func (d *dictionary) index(h uint64, s []byte) uint32 {
+	if 2*(len(d.starts)+1) > len(d.slots) {
+		d.grow()
+	}
+	mask := uint64(len(d.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := d.slots[i]
+		if e == 0 {
+			n := len(d.starts)
+			d.starts = append(d.starts, int32(len(d.plain)))
+			d.hashes = append(d.hashes, h)
+			d.plain = binary.LittleEndian.AppendUint32(d.plain, uint32(len(s)))
+			d.plain = append(d.plain, s...)
+			d.slots[i] = int32(n + 1)
+			return uint32(n)
+		}
+		if d.hashes[e-1] == h && bytes.Equal(d.entry(int(e-1)), s) {
+			return uint32(e - 1)
+		}
+	}
+}
+
+func (d *dictionary) grow() {
+	d.slots = make([]int32, max(2*len(d.slots), 64))
+	mask := uint64(len(d.slots) - 1)
+	for n, h := range d.hashes {
+		i := h & mask
+		for d.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		d.slots[i] = int32(n + 1)
+	}
+}
+
+// fallBack turns the dictionary's indexes into PLAIN values.
+func (l *leaf) fallBack() {
+	l.useDict = false
+	for _, i := range l.idx {
+		e := l.dict.entry(int(i))
+		l.data = binary.LittleEndian.AppendUint32(l.data, uint32(len(e)))
+		l.data = append(l.data, e...)
+	}
+	l.idx = l.idx[:0]
+	l.dict.reset()
+}
+
+// pqFile writes a Parquet file of the export's columns.
+//
+// A full row group is encoded, compressed and written on a goroutine of
+// its own while the rows of the next one are added, into a second set of
+// leaves: the goroutine that adds rows is the one that keeps the export
+// waiting.
+type pqFile struct {
+	cols   []Column
+	leaves []*leaf // the row group being built
+	spare  []*leaf // the other set, free once the last group is written
+	// slot says how to read each column of a row into leaves, spareSlot
+	// into spare.
+	slot, spareSlot []slot
+	first           []int  // each column's first leaf
+	noDict          []bool // by leaf: its dictionary overflowed, for good
+
+	schema    []format.SchemaElement
+	rows      int64
+	groupRows int
+	groupSize int64 // the binary rows' bytes added to the group
+
+	// done receives the result of writing a row group, when one is
+	// being written.
+	done    chan error
+	writing bool
+
+	// What follows belongs to the goroutine writing a row group.
+	out             io.Writer
+	pos             int64
+	enc             *zstd.Encoder
+	groups          []format.RowGroup
+	page, comp, buf []byte // scratch
+}
+
+// newParquetWriter writes the file's magic number and returns the writer
+// of its rows.
+func newParquetWriter(out io.Writer, cols []Column) (*pqFile, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<20))
+	if err != nil {
+		return nil, err
+	}
+	p := &pqFile{out: out, cols: cols, enc: enc, done: make(chan error, 1)}
+	p.schema = append(p.schema, format.SchemaElement{Name: "game", NumChildren: thrift.New(int32(len(cols)))})
+	for _, c := range cols {
+		switch c.Type {
+		case Map:
+			p.schema = append(p.schema,
+				format.SchemaElement{Name: c.Name, RepetitionType: thrift.New(format.Required), NumChildren: thrift.New(int32(1)),
+					ConvertedType: thrift.New(deprecated.Map), LogicalType: format.LogicalType{Value: &format.MapType{}}},
+				format.SchemaElement{Name: "key_value", RepetitionType: thrift.New(format.Repeated), NumChildren: thrift.New(int32(2))},
+				stringElement("key", format.Required),
+				stringElement("value", format.Required))
+			continue
+		case String:
+			rep := format.Optional
+			if c.Required {
+				rep = format.Required
+			}
+			p.schema = append(p.schema, stringElement(c.Name, rep))
+			continue
+		}
+		e := format.SchemaElement{Name: c.Name, RepetitionType: thrift.New(format.Optional)}
+		if c.Required {
+			e.RepetitionType = thrift.New(format.Required)
+		}
+		switch c.Type {
+		case Int32:
+			e.Type = thrift.New(format.Int32)
+			e.ConvertedType, e.LogicalType.Value = thrift.New(deprecated.Int32), &format.IntType{BitWidth: 32, IsSigned: true}
+		case Int64:
+			e.Type = thrift.New(format.Int64)
+			e.ConvertedType, e.LogicalType.Value = thrift.New(deprecated.Int64), &format.IntType{BitWidth: 64, IsSigned: true}
+		case Date:
+			e.Type = thrift.New(format.Int32)
+			e.ConvertedType, e.LogicalType.Value = thrift.New(deprecated.Date), &format.DateType{}
+		case Float:
+			e.Type = thrift.New(format.Double)
+		case Bool:
+			e.Type = thrift.New(format.Boolean)
+		}
+		p.schema = append(p.schema, e)
+	}
+	p.leaves = p.newLeaves()
+	p.slot = p.slots(p.leaves)
+	p.noDict = make([]bool, len(p.leaves))
+	if err := p.write([]byte("PAR1")); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// newLeaves returns a set of the file's leaf columns, empty.
+func (p *pqFile) newLeaves() []*leaf {
+	var leaves []*leaf
+	p.first = p.first[:0]
+	for _, c := range p.cols {
+		p.first = append(p.first, len(leaves))
+		if c.Type == Map {
+			for _, name := range []string{"key", "value"} {
+				leaves = append(leaves, &leaf{name: []string{c.Name, "key_value", name}, typ: format.ByteArray, optional: true, repeated: true, at: len(leaves)})
+			}
+			continue
+		}
+		l := &leaf{name: []string{c.Name}, optional: !c.Required, at: len(leaves)}
+		switch c.Type {
+		case String:
+			l.typ, l.hashed = format.ByteArray, true
+			l.useDict = l.hashed
+		case Int32, Date:
+			l.typ = format.Int32
+		case Int64:
+			l.typ = format.Int64
+		case Float:
+			l.typ = format.Double
+		case Bool:
+			l.typ = format.Boolean
+		}
+		leaves = append(leaves, l)
+	}
+	return leaves
+}
+
+func stringElement(name string, rep format.FieldRepetitionType) format.SchemaElement {
+	return format.SchemaElement{Name: name, Type: thrift.New(format.ByteArray), RepetitionType: thrift.New(rep),
+		ConvertedType: thrift.New(deprecated.UTF8), LogicalType: format.LogicalType{Value: &format.StringType{}}}
+}
+
+// dictColumn reports whether the worker is to hash column i's strings
+// for a dictionary.
+func (p *pqFile) dictColumn(i int) bool {
+	return p.leaves[p.first[i]].hashed
+}
+
+func (p *pqFile) write(b []byte) error {
+	n, err := p.out.Write(b)
+	p.pos += int64(n)
+	return err
+}
+
+// How add reads a column's value.
+const (
+	slotFixed  = iota // width bytes
+	slotString        // a length and the bytes
+	slotHashed        // a hash, a length and the bytes
+	slotMap           // a count and the keys and values
+)
+
+// slot says how add reads one column of a row, and where it puts it.
+type slot struct {
+	leaf  *leaf
+	kind  uint8
+	width uint8 // slotFixed's bytes
+}
+
+// slots returns the columns' slots for the leaves given.
+func (p *pqFile) slots(leaves []*leaf) []slot {
+	var slots []slot
+	for i, c := range p.cols {
+		s := slot{leaf: leaves[p.first[i]]}
+		switch c.Type {
+		case Map:
+			s.kind = slotMap
+		case String:
+			s.kind = slotString
+			if s.leaf.hashed {
+				s.kind = slotHashed
+			}
+		case Int32, Date:
+			s.width = 4
+		case Int64, Float:
+			s.width = 8
+		case Bool:
+			s.width = 1
+		}
+		slots = append(slots, s)
+	}
+	return slots
+}
+
+// add appends one row, in its binary form, to the row group, and writes
+// the group when it is full.
+func (p *pqFile) add(b []byte) error {
+	le := binary.LittleEndian
+	pos := 0
+	for k := range p.slot {
+		s := &p.slot[k]
+		if pos >= len(b) {
+			return errCorrupt
+		}
+		present := b[pos] != 0
+		pos++
+		l := s.leaf
+		if s.kind == slotMap {
+			var ok bool
+			if pos, ok = p.addMap(l, p.leaves[l.at+1], b, pos); !ok {
+				return errCorrupt
+			}
+			continue
+		}
+		if l.optional {
+			if !present {
+				l.def = append(l.def, 0)
+				l.nulls++
+				continue
+			}
+			l.def = append(l.def, 1)
+		}
+		switch s.kind {
+		case slotFixed:
+			switch s.width {
+			case 4:
+				if pos+4 > len(b) {
+					return errCorrupt
+				}
+				l.data = le.AppendUint32(l.data, le.Uint32(b[pos:]))
+				pos += 4
+			case 8:
+				if pos+8 > len(b) {
+					return errCorrupt
+				}
+				l.data = le.AppendUint64(l.data, le.Uint64(b[pos:]))
+				pos += 8
+			default:
+				l.data = append(l.data, b[pos])
+				pos++
+			}
+		default:
+			var h uint64
+			if s.kind == slotHashed {
+				if pos+8 > len(b) {
+					return errCorrupt
+				}
+				h = le.Uint64(b[pos:])
+				pos += 8
+			}
+			if pos+4 > len(b) {
+				return errCorrupt
+			}
+			start := pos + 4
+			end := start + int(le.Uint32(b[pos:]))
+			if end > len(b) || end < start {
+				return errCorrupt
+			}
+			if !l.useDict {
+				l.data = append(l.data, b[pos:end]...)
+				pos = end
+				continue
+			}
+			l.idx = append(l.idx, l.dict.index(h, b[start:end]))
+			pos = end
+			if len(l.dict.starts) > maxDictValues || len(l.dict.plain) > maxDictBytes {
+				l.fallBack()
+				p.noDict[l.at] = true
+			}
+		}
+	}
+	if pos != len(b) {
+		return errCorrupt
+	}
+	p.rows++
+	p.groupRows++
+	p.groupSize += int64(len(b))
+	if p.groupRows >= RowGroupSize || p.groupSize > rowGroupBytes {
+		return p.flush()
+	}
+	return nil
+}
+
+// addMap adds a map's entries, from b[pos:], to its key and value
+// columns and returns where the map ends; ok is false when b is short.
+func (p *pqFile) addMap(key, val *leaf, b []byte, pos int) (end int, ok bool) {
+	le := binary.LittleEndian
+	if pos+4 > len(b) {
+		return 0, false
+	}
+	n := int(le.Uint32(b[pos:]))
+	pos += 4
+	if n == 0 {
+		for _, l := range [2]*leaf{key, val} {
+			l.rep, l.def = append(l.rep, 0), append(l.def, 0)
+			l.values++
+			l.nulls++
+		}
+		return pos, true
+	}
+	for j := range 2 * n {
+		l := key
+		if j&1 == 1 {
+			l = val
+		}
+		if pos+4 > len(b) {
+			return 0, false
+		}
+		end := pos + 4 + int(le.Uint32(b[pos:]))
+		if end > len(b) || end < pos+4 {
+			return 0, false
+		}
+		var r byte
+		if j > 1 {
+			r = 1
+		}
+		l.rep, l.def = append(l.rep, r), append(l.def, 1)
+		l.values++
+		l.data = append(l.data, b[pos:end]...)
+		pos = end
+	}
+	return pos, true
+}
+
+// rowGroupBytes bounds the memory of the row group being built, counted
+// as the bytes of the rows' binary form: long rows (many tags, many
+// moves) end a group before RowGroupSize rows.
+var rowGroupBytes int64 = 64 << 20
+
+// flush hands the row group built so far to a goroutine that writes it,
+// once the one before is written, and goes on with the other set of
+// leaves.
+func (p *pqFile) flush() error {
+	if p.groupRows == 0 {
+		return nil
+	}
+	if err := p.wait(); err != nil {
+		return err
+	}
+	if p.spare == nil {
+		p.spare = p.newLeaves()
+		p.spareSlot = p.slots(p.spare)
+	}
+	full, rows := p.leaves, p.groupRows
+	for _, l := range full {
+		if !l.repeated {
+			l.values = rows
+		}
+	}
+	p.leaves, p.spare = p.spare, full
+	p.slot, p.spareSlot = p.spareSlot, p.slot
+	for _, l := range p.leaves {
+		l.useDict = l.hashed && !p.noDict[l.at]
+	}
+	p.groupRows, p.groupSize = 0, 0
+	p.writing = true
+	go func() { p.done <- p.writeGroup(full, rows) }()
+	return nil
+}
+
+// wait waits for the row group being written, if one is.
+func (p *pqFile) wait() error {
+	if !p.writing {
+		return nil
+	}
+	p.writing = false
+	return <-p.done
+}
+
+// writeGroup writes a row group, each column as an optional dictionary
+// page and one data page, and empties the leaves.
+func (p *pqFile) writeGroup(leaves []*leaf, rows int) error {
+	rg := format.RowGroup{NumRows: int64(rows), FileOffset: p.pos, Ordinal: int16(len(p.groups))}
+	for _, l := range leaves {
+		cc, err := p.writeChunk(l)
+		if err != nil {
+			return err
+		}
+		rg.TotalByteSize += cc.MetaData.TotalUncompressedSize
+		rg.TotalCompressedSize += cc.MetaData.TotalCompressedSize
+		rg.Columns = append(rg.Columns, cc)
+		l.rep, l.def, l.data, l.idx = l.rep[:0], l.def[:0], l.data[:0], l.idx[:0]
+		l.values, l.nulls = 0, 0
+		l.dict.reset()
+	}
+	p.groups = append(p.groups, rg)
+	return nil
+}
+
+// writeChunk writes one column chunk of the row group.
+func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
+	md := format.ColumnMetaData{Type: l.typ, PathInSchema: l.name, Codec: format.Zstd, NumValues: int64(l.values)}
+	start := p.pos
+	dict := l.useDict && len(l.dict.starts) > 0
+	if dict {
+		md.DictionaryPageOffset = p.pos
+		h := format.PageHeader{Type: format.DictionaryPage, DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(len(l.dict.starts)), Encoding: format.Plain})}
+		if err := p.writePage(&h, l.dict.plain, &md); err != nil {
+			return format.ColumnChunk{}, err
+		}
+	}
+
+	page := p.page[:0]
+	if l.repeated {
+		page = appendLevels(page, l.rep)
+	}
+	if l.optional {
+		page = appendLevels(page, l.def)
+	}
+	encoding := format.Plain
+	switch {
+	case dict:
+		encoding = format.RLEDictionary
+		width := max(bits.Len32(uint32(len(l.dict.starts)-1)), 1)
+		page = append(page, byte(width))
+		page = appendHybrid(page, l.idx, uint(width))
+	case l.typ == format.Boolean:
+		var acc byte
+		for i, v := range l.data {
+			acc |= v << (i & 7)
+			if i&7 == 7 {
+				page, acc = append(page, acc), 0
+			}
+		}
+		if len(l.data)&7 != 0 {
+			page = append(page, acc)
+		}
+	default:
+		page = append(page, l.data...)
+	}
+	p.page = page
+	md.DataPageOffset = p.pos
+	h := format.PageHeader{Type: format.DataPage, DataPageHeader: thrift.New(format.DataPageHeader{
+		NumValues: int32(l.values), Encoding: encoding, DefinitionLevelEncoding: format.RLE, RepetitionLevelEncoding: format.RLE})}
+	if err := p.writePage(&h, page, &md); err != nil {
+		return format.ColumnChunk{}, err
+	}
+	md.Encoding = thrift.Slice[format.Encoding]{format.Plain, format.RLE}
+	if dict {
+		md.Encoding = append(md.Encoding, format.RLEDictionary)
+	}
+	md.Statistics = l.statistics()
+	return format.ColumnChunk{FileOffset: start, MetaData: md}, nil
+}
+
+// writePage compresses a page and writes it with its header.
+func (p *pqFile) writePage(h *format.PageHeader, page []byte, md *format.ColumnMetaData) error {
+	p.comp = p.enc.EncodeAll(page, p.comp[:0])
+	h.UncompressedPageSize, h.CompressedPageSize = int32(len(page)), int32(len(p.comp))
+	if len(page) > math.MaxInt32 || len(p.comp) > math.MaxInt32 {
+		return fmt.Errorf("a Parquet page of %d bytes is too large", len(page))
+	}
+	header, err := thrift.Marshal(new(thrift.CompactProtocol), h)
+	if err != nil {
+		return err
+	}
+	md.TotalUncompressedSize += int64(len(header) + len(page))
+	md.TotalCompressedSize += int64(len(header) + len(p.comp))
+	p.buf = append(append(p.buf[:0], header...), p.comp...)
+	return p.write(p.buf)
+}
+
+// statistics returns the column chunk's null count, and its least and
+// greatest values where they cost little to find: numbers, dates and the
+// strings of a dictionary.
+func (l *leaf) statistics() format.Statistics {
+	s := format.Statistics{NullCount: l.nulls}
+	le := binary.LittleEndian
+	switch {
+	case len(l.data) == 0 && len(l.idx) == 0:
+	case l.typ == format.Int32:
+		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
+		for i := 0; i+4 <= len(l.data); i += 4 {
+			v := int32(le.Uint32(l.data[i:]))
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		s.MinValue, s.MaxValue = le.AppendUint32(nil, uint32(lo)), le.AppendUint32(nil, uint32(hi))
+	case l.typ == format.Int64:
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for i := 0; i+8 <= len(l.data); i += 8 {
+			v := int64(le.Uint64(l.data[i:]))
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		s.MinValue, s.MaxValue = le.AppendUint64(nil, uint64(lo)), le.AppendUint64(nil, uint64(hi))
+	case l.typ == format.Double:
+		lo, hi, any := math.Inf(1), math.Inf(-1), false
+		for i := 0; i+8 <= len(l.data); i += 8 {
+			v := math.Float64frombits(le.Uint64(l.data[i:]))
+			if !math.IsNaN(v) {
+				lo, hi, any = min(lo, v), max(hi, v), true
+			}
+		}
+		if any {
+			s.MinValue, s.MaxValue = le.AppendUint64(nil, math.Float64bits(lo)), le.AppendUint64(nil, math.Float64bits(hi))
+		}
+	case l.typ == format.ByteArray && l.useDict:
+		lo, hi := l.dict.entry(0), l.dict.entry(0)
+		for i := 1; i < len(l.dict.starts); i++ {
+			e := l.dict.entry(i)
+			if bytes.Compare(e, lo) < 0 {
+				lo = e
+			}
+			if bytes.Compare(e, hi) > 0 {
+				hi = e
+			}
+		}
+		s.MinValue, s.MaxValue = bytes.Clone(lo), bytes.Clone(hi)
+	}
+	return s
+}
+
+// close writes the last row group and the footer.
+func (p *pqFile) close() error {
+	if err := p.flush(); err != nil {
+		return err
+	}
+	if err := p.wait(); err != nil {
+		return err
+	}
+	md := format.FileMetaData{Version: 1, Schema: p.schema, NumRows: p.rows, RowGroups: p.groups, CreatedBy: "frctool"}
+	if md.RowGroups == nil {
+		md.RowGroups = thrift.Slice[format.RowGroup]{}
+	}
+	for range p.leaves {
+		md.ColumnOrders = append(md.ColumnOrders, format.ColumnOrder{Value: &format.TypeDefinedOrder{}})
+	}
+	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &md)
+	if err != nil {
+		return err
+	}
+	footer = binary.LittleEndian.AppendUint32(footer, uint32(len(footer)))
+	footer = append(footer, "PAR1"...)
+	return p.write(footer)
+}
+
+// appendLevels appends levels of bit width 1 as a data page v1 has them:
+// their length in 4 bytes, then the RLE/bit-packed hybrid.
+func appendLevels(dst, levels []byte) []byte {
+	at := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	dst = appendHybrid(dst, levels, 1)
+	binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	return dst
+}
+
+// appendHybrid appends v in Parquet's RLE/bit-packed hybrid encoding with
+// the bit width given: a run of 8 or more equal values as one RLE run,
+// the rest bit-packed in groups of 8, the last group padded with zeros.
+// A bit-packed run holds at most 63 groups, so that its header is one
+// byte, written in place once the run is done.
+func appendHybrid[T byte | uint32](dst []byte, v []T, width uint) []byte {
+	header, groups := -1, 0
+	end := func() {
+		if groups > 0 {
+			dst[header] = byte(groups<<1 | 1)
+		}
+		header, groups = -1, 0
+	}
+	n := len(v)
+	for i := 0; i < n; {
+		r := 1
+		for i+r < n && v[i+r] == v[i] {
+			r++
+		}
+		if r >= 8 {
+			end()
+			dst = binary.AppendUvarint(dst, uint64(r)<<1)
+			for k := uint(0); k < width; k += 8 {
+				dst = append(dst, byte(uint64(v[i])>>k))
+			}
+			i += r
+			continue
+		}
+		if groups == 0 {
+			header = len(dst)
+			dst = append(dst, 0)
+		}
+		var acc uint64
+		var nbits uint
+		for j := range 8 {
+			var x uint64
+			if i+j < n {
+				x = uint64(v[i+j])
+			}
+			acc |= x << nbits
+			nbits += width
+			for nbits >= 8 {
+				dst = append(dst, byte(acc))
+				acc >>= 8
+				nbits -= 8
+			}
+		}
+		i += 8
+		if groups++; groups == 63 {
+			end()
+		}
+	}
+	end()
+	return dst
+}

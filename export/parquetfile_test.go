@@ -1,0 +1,262 @@
+package export
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/rle"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// TestHybrid holds appendHybrid to parquet-go's decoder of the RLE/bit-
+// packed hybrid, on the shapes levels and dictionary indexes take.
+func TestHybrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := func(n int, limit uint32) []uint32 {
+		v := make([]uint32, n)
+		for i := range v {
+			v[i] = rng.Uint32N(limit)
+		}
+		return v
+	}
+	runs := func(lengths ...int) []uint32 {
+		var v []uint32
+		for i, n := range lengths {
+			for range n {
+				v = append(v, uint32(i&1))
+			}
+		}
+		return v
+	}
+	tests := []struct {
+		name  string
+		v     []uint32
+		width uint
+	}{
+		{"empty", nil, 1},
+		{"one value", []uint32{1}, 1},
+		{"all ones", runs(0, 100_000), 1},
+		{"all zeros", runs(100_000), 1},
+		{"alternating", random(0, 1), 1},
+		{"runs of 7, 8 and 9", runs(7, 8, 9, 7, 8, 9, 1, 7), 1},
+		{"short runs then a long one", runs(1, 2, 3, 4, 5, 6, 500, 3), 1},
+		{"random levels, 1000", random(1000, 2), 1},
+		{"random levels, over 63 groups", random(63*8*3+5, 2), 1},
+		{"indexes of width 3", random(1001, 8), 3},
+		{"indexes of width 10", random(5000, 1000), 10},
+		{"indexes of width 15 with runs", append(append(random(100, 1<<15), runs(0, 40)...), random(9, 1<<15)...), 15},
+		{"indexes of width 20", random(777, 1<<20), 20},
+	}
+	for i := range 600 {
+		tests[4].v = append(tests[4].v, uint32(i&1))
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			enc := appendHybrid(nil, tc.v, tc.width)
+			e := rle.Encoding{BitWidth: int(tc.width)}
+			var got []uint32
+			if tc.width == 1 {
+				levels := make([]byte, len(tc.v))
+				for i, x := range tc.v {
+					levels[i] = byte(x)
+				}
+				if !bytes.Equal(appendHybrid(nil, levels, 1), enc) {
+					t.Fatal("bytes and uint32 encode differently")
+				}
+				dec, err := e.DecodeLevels(nil, enc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range dec {
+					got = append(got, uint32(x))
+				}
+			} else {
+				dec, err := e.DecodeInt32(nil, enc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range dec {
+					got = append(got, uint32(x))
+				}
+			}
+			// The last bit-packed group is padded to 8 values.
+			if len(got) < len(tc.v) || len(got) > len(tc.v)+7 {
+				t.Fatalf("%d values decoded, want %d", len(got), len(tc.v))
+			}
+			if !slices.Equal(got[:len(tc.v)], tc.v) {
+				t.Errorf("decoded values differ")
+			}
+			if len(tc.v) >= 1000 && len(enc) > len(tc.v)*int(tc.width)/8+len(tc.v)/100+8 {
+				t.Errorf("%d values of %d bits take %d bytes", len(tc.v), tc.width, len(enc))
+			}
+		})
+	}
+}
+
+// chunkOf returns the metadata of column name in every row group.
+func chunksOf(t *testing.T, f *parquet.File, name string) []format.ColumnMetaData {
+	t.Helper()
+	var mds []format.ColumnMetaData
+	for _, rg := range f.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			if strings.Join(c.MetaData.PathInSchema, ".") == name {
+				mds = append(mds, c.MetaData)
+			}
+		}
+	}
+	if len(mds) != len(f.Metadata().RowGroups) {
+		t.Fatalf("column %s is in %d of %d row groups", name, len(mds), len(f.Metadata().RowGroups))
+	}
+	return mds
+}
+
+// TestDictionaries holds that a string column is written with a
+// dictionary while it has few distinct values, and without one, for the
+// rest of the file, once a row group has too many; the values read back
+// the same either way.
+func TestDictionaries(t *testing.T) {
+	defer func(n int, b int64) { maxDictValues, rowGroupBytes = n, b }(maxDictValues, rowGroupBytes)
+	// Row groups of about 50 rows, dictionaries of at most 20 values.
+	maxDictValues, rowGroupBytes = 20, 2500
+	var in strings.Builder
+	const games = 300
+	for i := range games {
+		// event takes 3 values, white one a game.
+		fmt.Fprintf(&in, "[Event \"e%d\"]\n[White \"w%d\"]\n[Result \"*\"]\n\n*\n\n", i%3, i)
+	}
+	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"index", "event", "white", "round"}}, RunOptions{Jobs: 2})
+	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.RowGroups()); n < 4 {
+		t.Errorf("%d row groups, want several", n)
+	}
+	rows := readParquet(t, out)
+	if len(rows) != games {
+		t.Fatalf("%d rows, want %d", len(rows), games)
+	}
+	for i, r := range rows {
+		want := map[string]string{"index": strconv.Itoa(i + 1), "event": fmt.Sprintf("e%d", i%3), "white": fmt.Sprintf("w%d", i), "round": null}
+		for k, v := range want {
+			if r[k] != v {
+				t.Fatalf("row %d: %s = %q, want %q", i+1, k, r[k], v)
+			}
+		}
+	}
+	tests := []struct {
+		column string
+		dict   bool
+	}{
+		{"event", true},
+		{"white", false},
+		{"round", false}, // all null: nothing to put in a dictionary
+	}
+	for _, tc := range tests {
+		t.Run(tc.column, func(t *testing.T) {
+			for i, md := range chunksOf(t, f, tc.column) {
+				dict := slices.Contains(md.Encoding, format.RLEDictionary)
+				if dict != tc.dict || (md.DictionaryPageOffset != 0) != tc.dict {
+					t.Errorf("row group %d: encodings %v, dictionary page at %d; want a dictionary: %v", i, md.Encoding, md.DictionaryPageOffset, tc.dict)
+				}
+			}
+		})
+	}
+}
+
+// TestStatistics holds the column chunks' statistics: the null count
+// always, the least and greatest value of numbers, dates and dictionary
+// strings.
+func TestStatistics(t *testing.T) {
+	var in strings.Builder
+	for i := range 250 {
+		date := ""
+		if i%2 == 0 {
+			date = fmt.Sprintf("[Date \"2024.01.%02d\"]\n", i%28+1)
+		}
+		fmt.Fprintf(&in, "[Event \"e%d\"]\n%s[WhiteElo \"%d\"]\n[TimeControl \"%d+0\"]\n[Result \"*\"]\n\n*\n\n", i%4, date, 1000+i, 60+i)
+	}
+	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"index", "event", "date", "white_elo", "base_seconds", "white"}}, RunOptions{Jobs: 1})
+	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
+	le := binary.LittleEndian
+	tests := []struct {
+		column           string
+		nulls            int64
+		min, max         string
+		decode           func([]byte) string
+		withoutMinAndMax bool
+	}{
+		{column: "index", min: "1", max: "250", decode: func(b []byte) string { return i64(int64(le.Uint64(b))) }},
+		{column: "event", min: "e0", max: "e3", decode: func(b []byte) string { return string(b) }},
+		{column: "date", nulls: 125, min: "19723", max: "19749", decode: func(b []byte) string { return i64(int64(int32(le.Uint32(b)))) }},
+		{column: "white_elo", min: "1000", max: "1249", decode: func(b []byte) string { return i64(int64(int32(le.Uint32(b)))) }},
+		{column: "base_seconds", min: "60", max: "309", decode: func(b []byte) string {
+			return strconv.FormatFloat(math.Float64frombits(le.Uint64(b)), 'f', -1, 64)
+		}},
+		{column: "white", nulls: 250, withoutMinAndMax: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.column, func(t *testing.T) {
+			md := chunksOf(t, f, tc.column)[0]
+			s := md.Statistics
+			if s.NullCount != tc.nulls {
+				t.Errorf("null count %d, want %d", s.NullCount, tc.nulls)
+			}
+			if tc.withoutMinAndMax {
+				if s.MinValue != nil || s.MaxValue != nil {
+					t.Errorf("min %v, max %v, want none", s.MinValue, s.MaxValue)
+				}
+				return
+			}
+			if got := tc.decode(s.MinValue); got != tc.min {
+				t.Errorf("min %s, want %s", got, tc.min)
+			}
+			if got := tc.decode(s.MaxValue); got != tc.max {
+				t.Errorf("max %s, want %s", got, tc.max)
+			}
+		})
+	}
+	if n := len(f.Metadata().ColumnOrders); n != 6 {
+		t.Errorf("%d column orders, want 6", n)
+	}
+}
+
+// TestEmptyParquet holds that an export of no games is a Parquet file
+// of no rows, with its schema.
+func TestEmptyParquet(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+	}{
+		{"no input", ""},
+		{"only blank text", "\n\n  \n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, w := exportBytes(t, []byte(tc.in), Parquet, Options{}, RunOptions{Jobs: 1})
+			f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.NumRows() != 0 || w.Rows() != 0 || len(f.RowGroups()) != 0 {
+				t.Errorf("%d rows, %d row groups", f.NumRows(), len(f.RowGroups()))
+			}
+			cols, _ := Columns(Parquet, Options{})
+			if n := len(f.Schema().Fields()); n != len(cols) {
+				t.Errorf("%d fields, want %d", n, len(cols))
+			}
+		})
+	}
+}
