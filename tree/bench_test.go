@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"testing"
 
 	"github.com/frctool/frctool/internal/archivegen"
@@ -19,7 +20,8 @@ func benchArchive() []byte {
 }
 
 // BenchmarkBuild builds the trees of 16 MB of games, 12 plies deep, and
-// reports the throughput and the positions held per game.
+// reports the throughput, the positions held per game and the memory
+// they take (NodeBytes states it).
 //
 //	go test ./tree/ -run '^$' -bench Build
 func BenchmarkBuild(b *testing.B) {
@@ -39,6 +41,17 @@ func BenchmarkBuild(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(f.Len())/float64(f.Summary.Games), "positions/game")
+			// What the trees hold: the heap with the forest, less the heap
+			// without it.
+			positions := f.Len()
+			var with, without runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&with)
+			runtime.KeepAlive(f)
+			f = nil
+			runtime.GC()
+			runtime.ReadMemStats(&without)
+			b.ReportMetric(float64(with.HeapAlloc-without.HeapAlloc)/float64(positions), "bytes/position")
 		})
 	}
 }

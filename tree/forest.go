@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +27,7 @@ type Options struct {
 	// means DefaultDepth.
 	Depth int
 	// MaxNodes bounds the positions held by all trees together; 0 means
-	// no bound. When the bound is reached, the positions with no move
+	// no bound. A position takes about NodeBytes. When the bound is reached, the positions with no move
 	// from them (the leaves) that the fewest games reached are dropped,
 	// with the moves leading to them, down to three quarters of the
 	// bound; Summary.Pruned counts them. A position dropped and reached
@@ -49,6 +48,13 @@ type Options struct {
 	// within as many plies as Moves has plus Depth.
 	Moves string
 }
+
+// NodeBytes is about what a position of a tree takes in memory: its
+// counts and key (64 bytes), the move leading to it (76 bytes, a tree
+// having about one move per position) and its slot in the index of its
+// tree (8 bytes, in a table between three eighths and three quarters
+// full). BenchmarkBuild measures it.
+const NodeBytes = 160
 
 // Summary counts what a Forest did with the games selected.
 type Summary struct {
@@ -113,7 +119,7 @@ type Forest struct {
 	sel      *selection // nil: a tree per Chess960 array
 	trees    []*Tree
 	byRoot   map[position.Key]int
-	nodes    int // positions in all trees
+	s        *store // the positions of all trees
 	// Summary counts what was done with the games selected.
 	Summary Summary
 	// Totals count every game read and the problems reported.
@@ -134,7 +140,7 @@ type selection struct {
 // depth is out of range, or when Start cannot be played from or Moves
 // cannot be played from it.
 func NewForest(opts Options) (*Forest, error) {
-	f := &Forest{depth: opts.Depth, maxNodes: max(opts.MaxNodes, 0), byRoot: map[position.Key]int{}}
+	f := &Forest{depth: opts.Depth, maxNodes: max(opts.MaxNodes, 0), byRoot: map[position.Key]int{}, s: &store{}}
 	if f.depth == 0 {
 		f.depth = DefaultDepth
 	}
@@ -169,7 +175,7 @@ func NewForest(opts Options) (*Forest, error) {
 	sel.rootKey, sel.rootPlies = b.Key(), b.MovesPlayed()
 	root.Moves, root.FEN, root.Plies = moves, startFEN(b), sel.rootPlies
 	f.sel = sel
-	f.addTree(newTree(root, b, f.depth))
+	f.addTree(newTree(f.s, root, b, f.depth))
 	return f, nil
 }
 
@@ -244,7 +250,7 @@ func spOf(k position.Key) int {
 func (f *Forest) Depth() int { return f.depth }
 
 // Len returns the number of positions in all trees.
-func (f *Forest) Len() int { return f.nodes }
+func (f *Forest) Len() int { return f.s.nodes.len() }
 
 // Trees returns the trees, by SP (trees of other starts last), then by
 // start and root position.
@@ -265,12 +271,11 @@ func (f *Forest) Trees() []*Tree {
 
 // String returns the summary line's part about the trees: the Summary
 // with the number of trees and positions.
-func (f *Forest) String() string { return f.Summary.string(len(f.trees), f.nodes) }
+func (f *Forest) String() string { return f.Summary.string(len(f.trees), f.Len()) }
 
 func (f *Forest) addTree(t *Tree) int {
 	f.trees = append(f.trees, t)
 	f.byRoot[t.rootKey] = len(f.trees) - 1
-	f.nodes += t.Len()
 	return len(f.trees) - 1
 }
 
@@ -293,8 +298,10 @@ func (f *Forest) treeFor(k position.Key, sp int, start *fen.Position) (*Tree, er
 		return nil, err
 	}
 	s := startFEN(b)
-	t := newTree(Root{SP: sp, Start: s, FEN: s}, b, f.depth)
+	t := newTree(f.s, Root{SP: sp, Start: s, FEN: s}, b, f.depth)
 	if t.rootKey != k {
+		// The root added is left in the store, where no tree finds it;
+		// such a line is a bug of the Walker.
 		return nil, fmt.Errorf("the line's first position is not the start position of SP %d", sp)
 	}
 	return f.trees[f.addTree(t)], nil
@@ -312,11 +319,9 @@ func (f *Forest) Add(l *Line, sp int) error {
 	if err != nil {
 		return err
 	}
-	before := t.Len()
 	t.Add(l)
-	f.nodes += t.Len() - before
 	f.Summary.Games++
-	if f.maxNodes > 0 && f.nodes > f.maxNodes {
+	if f.maxNodes > 0 && f.Len() > f.maxNodes {
 		f.prune(f.maxNodes * 3 / 4)
 	}
 	return nil
@@ -324,7 +329,7 @@ func (f *Forest) Add(l *Line, sp int) error {
 
 // Merge adds the trees, summary and totals of o to f. Trees with the same
 // root are added up; the others are added as they are. The depths must
-// be equal.
+// be equal. Past f's MaxNodes, f is pruned as Add prunes it.
 func (f *Forest) Merge(o *Forest) error {
 	if o.depth != f.depth {
 		return fmt.Errorf("%w: merging trees of %d plies into trees of %d", ErrDepth, o.depth, f.depth)
@@ -332,17 +337,17 @@ func (f *Forest) Merge(o *Forest) error {
 	for _, ot := range o.trees {
 		i, ok := f.byRoot[ot.rootKey]
 		if !ok {
-			i = f.addTree(newTree(ot.root, &ot.board, f.depth))
+			i = f.addTree(newTree(f.s, ot.root, &ot.board, f.depth))
 		}
-		t := f.trees[i]
-		before := t.Len()
-		if err := t.Merge(ot); err != nil {
+		if err := f.trees[i].Merge(ot); err != nil {
 			return err
 		}
-		f.nodes += t.Len() - before
 	}
 	f.Summary.merge(&o.Summary)
 	f.Totals.Merge(&o.Totals)
+	if f.maxNodes > 0 && f.Len() > f.maxNodes {
+		f.prune(f.maxNodes * 3 / 4)
+	}
 	for i := range f.sps {
 		f.sps[i] |= o.sps[i]
 	}
@@ -357,53 +362,62 @@ func (f *Forest) markSP(sp int) {
 }
 
 // prune drops the least-played leaves of all trees until at most target
-// positions are left, or only roots.
+// positions are left, or only roots. Of equally played leaves the newest
+// go first: the older ones have had more games' chances to be played
+// again. Leaves reached by 255 games or more count as equally played.
+// Each round drops leaves of the fewest games only, so that a position
+// left a leaf by the round before is weighed against the others.
 func (f *Forest) prune(target int) {
-	type leaf struct {
-		tree, node int32
-		games      uint32
+	st := f.s
+	root := make([]bool, st.nodes.len())
+	for _, t := range f.trees {
+		root[t.rootNode] = true
 	}
-	var leaves []leaf
-	for f.nodes > target {
-		leaves = leaves[:0]
-		for ti, t := range f.trees {
-			for i := int32(1); i < int32(t.nodes.len()); i++ {
-				if n := t.nodes.at(i); n.first < 0 {
-					leaves = append(leaves, leaf{int32(ti), i, n.games})
-				}
+	// byGames counts the leaves by their games, the last entry those
+	// with more: a sort of millions of leaves would cost more than the
+	// rest of pruning.
+	var byGames [256]int
+	for f.Len() > target {
+		clear(byGames[:])
+		for i := range int32(st.nodes.len()) {
+			if n := st.nodes.at(i); n.first < 0 && !root[i] {
+				byGames[min(int(n.games), len(byGames)-1)]++
 			}
 		}
-		if len(leaves) == 0 {
+		limit := 0
+		for limit < len(byGames) && byGames[limit] == 0 {
+			limit++
+		}
+		if limit == len(byGames) {
 			return
 		}
-		// The newest of equally played leaves go first: the older ones
-		// have had more games' chances to be played again.
-		slices.SortFunc(leaves, func(a, b leaf) int {
-			return cmp.Or(cmp.Compare(a.games, b.games), cmp.Compare(b.node, a.node), cmp.Compare(a.tree, b.tree))
-		})
-		leaves = leaves[:min(len(leaves), f.nodes-target)]
-		dead := make([][]bool, len(f.trees))
-		for _, l := range leaves {
-			if dead[l.tree] == nil {
-				dead[l.tree] = make([]bool, f.trees[l.tree].nodes.len())
-			}
-			dead[l.tree][l.node] = true
-		}
-		for ti, d := range dead {
-			if d != nil {
-				f.trees[ti].remove(d)
+		need := min(f.Len()-target, byGames[limit])
+		dead := make([]bool, st.nodes.len())
+		left := need
+		for i := int32(st.nodes.len()) - 1; i >= 0 && left > 0; i-- {
+			if n := st.nodes.at(i); n.first < 0 && !root[i] && min(int(n.games), len(byGames)-1) == limit {
+				dead[i] = true
+				left--
 			}
 		}
-		f.nodes -= len(leaves)
-		f.Summary.Pruned += int64(len(leaves))
+		remap := st.remove(dead)
+		root = root[:st.nodes.len()]
+		clear(root)
+		for _, t := range f.trees {
+			t.rootNode = remap[t.rootNode]
+			t.index.renumber(remap)
+			root[t.rootNode] = true
+		}
+		f.Summary.Pruned += int64(need)
 	}
 }
 
-// remove drops the nodes marked dead, the moves leading to them and
-// the moves from them. Nodes and moves keep their order and are moved
-// down in place, so that pruning needs no second copy of the tree.
-func (t *Tree) remove(dead []bool) {
-	remap := make([]int32, t.nodes.len())
+// remove drops the nodes marked dead, the moves leading to them and the
+// moves from them, and returns the nodes' new indices (-1 for a node
+// dropped). Nodes and moves keep their order and are moved down in
+// place, so that pruning needs no second copy of the trees.
+func (s *store) remove(dead []bool) []int32 {
+	remap := make([]int32, s.nodes.len())
 	kept := int32(0)
 	for i := range remap {
 		if dead[i] {
@@ -412,25 +426,25 @@ func (t *Tree) remove(dead []bool) {
 		}
 		remap[i] = kept
 		if kept != int32(i) {
-			*t.nodes.at(kept) = *t.nodes.at(int32(i))
-			*t.keys.at(kept) = *t.keys.at(int32(i))
+			*s.nodes.at(kept) = *s.nodes.at(int32(i))
+			*s.keys.at(kept) = *s.keys.at(int32(i))
 		}
 		kept++
 	}
 	// The moves of each node kept are linked again past the moves
 	// dropped, still by their old indices; the moves of nodes dropped
 	// are dropped with them.
-	edgeMap := make([]int32, t.edges.len())
+	edgeMap := make([]int32, s.links.len())
 	for i := range kept {
-		n := t.nodes.at(i)
+		n := s.nodes.at(i)
 		first, last := int32(-1), int32(-1)
 		for e := n.first; e >= 0; {
-			ed := t.edges.at(e)
-			next := ed.next
-			if remap[ed.child] >= 0 {
+			l := s.links.at(e)
+			next := l.next
+			if remap[l.child] >= 0 {
 				edgeMap[e] = 1
 				if last >= 0 {
-					t.edges.at(last).next = e
+					s.links.at(last).next = e
 				} else {
 					first = e
 				}
@@ -439,7 +453,7 @@ func (t *Tree) remove(dead []bool) {
 			e = next
 		}
 		if last >= 0 {
-			t.edges.at(last).next = -1
+			s.links.at(last).next = -1
 		}
 		n.first = first
 	}
@@ -457,22 +471,24 @@ func (t *Tree) remove(dead []bool) {
 		if to < 0 {
 			continue
 		}
-		ed := *t.edges.at(int32(e))
-		ed.child = remap[ed.child]
-		if ed.next >= 0 {
-			ed.next = edgeMap[ed.next]
+		l := *s.links.at(int32(e))
+		l.child = remap[l.child]
+		if l.next >= 0 {
+			l.next = edgeMap[l.next]
 		}
-		*t.edges.at(to) = ed
+		*s.links.at(to) = l
+		*s.counts.at(to) = *s.counts.at(int32(e))
 	}
 	for i := range kept {
-		if n := t.nodes.at(i); n.first >= 0 {
+		if n := s.nodes.at(i); n.first >= 0 {
 			n.first = edgeMap[n.first]
 		}
 	}
-	t.nodes.truncate(kept)
-	t.keys.truncate(kept)
-	t.edges.truncate(ekept)
-	t.index.renumber(remap)
+	s.nodes.truncate(kept)
+	s.keys.truncate(kept)
+	s.links.truncate(ekept)
+	s.counts.truncate(ekept)
+	return remap
 }
 
 // Fate is what a Walker did with a game.
@@ -663,13 +679,9 @@ type walked struct {
 // input order on the calling goroutine. It can be called again with the
 // same forest for further inputs.
 func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
+	// A line's steps go back to the walkers once added: a game's line
+	// then costs no allocation.
 	var steps sync.Pool
-	recycle := func(l *Line) {
-		if s := l.Steps; cap(s) > 0 {
-			steps.Put(&s)
-		}
-	}
-	sh := f.startShards(opts.Jobs, recycle)
 	job := pipeline.Job[walked]{
 		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
 			w := f.NewWalker()
@@ -691,90 +703,14 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			if !it.Selected {
 				return nil
 			}
-			if sh != nil && it.Value.fate == Added {
-				return sh.add(f, &it.Value)
-			}
 			err := f.count(&it.Value)
-			recycle(&it.Value.line)
+			if s := it.Value.line.Steps; cap(s) > 0 {
+				steps.Put(&s)
+			}
 			return err
 		},
 	}
-	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
-	if sh != nil {
-		sh.stop(f)
-	}
-	return err
-}
-
-// shards add lines to the trees of a forest on several goroutines, each
-// tree always on the same one, so that each tree still gets its games in
-// input order. Adding is where building a large tree spends its time
-// (map inserts, new memory), and it would otherwise all be on the one
-// goroutine that keeps the input's order.
-type shards struct {
-	in []chan shardLine
-	wg sync.WaitGroup
-}
-
-type shardLine struct {
-	t *Tree
-	l Line
-}
-
-// startShards starts the goroutines adding lines when that can be done
-// in parallel: with more than one job, and no node bound, whose pruning
-// looks at every tree at once. It returns nil otherwise.
-func (f *Forest) startShards(jobs int, recycle func(*Line)) *shards {
-	n := runtime.GOMAXPROCS(0)
-	if jobs > 0 {
-		n = min(n, jobs)
-	}
-	if n < 2 || f.maxNodes > 0 || f.sel != nil {
-		return nil
-	}
-	sh := &shards{in: make([]chan shardLine, n)}
-	for i := range sh.in {
-		c := make(chan shardLine, 256)
-		sh.in[i] = c
-		sh.wg.Add(1)
-		go func() {
-			defer sh.wg.Done()
-			for x := range c {
-				x.t.Add(&x.l)
-				recycle(&x.l)
-			}
-		}()
-	}
-	return sh
-}
-
-// add counts an added game and hands its line to its tree's goroutine.
-func (sh *shards) add(f *Forest, v *walked) error {
-	if v.failed {
-		f.Summary.Failed++
-	}
-	if len(v.line.Steps) == 0 {
-		return fmt.Errorf("adding a line with no position")
-	}
-	t, err := f.treeFor(v.line.Steps[0].Key, v.sp, v.line.start)
-	if err != nil {
-		return err
-	}
-	f.Summary.Games++
-	sh.in[f.byRoot[t.rootKey]%len(sh.in)] <- shardLine{t, v.line}
-	return nil
-}
-
-// stop waits for every line to be added and counts the positions.
-func (sh *shards) stop(f *Forest) {
-	for _, c := range sh.in {
-		close(c)
-	}
-	sh.wg.Wait()
-	f.nodes = 0
-	for _, t := range f.trees {
-		f.nodes += t.Len()
-	}
+	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
 }
 
 // count adds a worker's result to the forest.

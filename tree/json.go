@@ -285,7 +285,7 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 		if head.depth != depth {
 			return fmt.Errorf("%w: the document's trees hold %d plies, not %d", ErrDepth, head.depth, depth)
 		}
-		part = &Forest{depth: depth, byRoot: map[position.Key]int{}}
+		part = &Forest{depth: depth, byRoot: map[position.Key]int{}, s: &store{}}
 		return nil
 	}
 	for dec.More() {
@@ -341,8 +341,8 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 	f.depth = part.depth
 	if len(f.trees) == 0 {
 		// The first document's trees are taken as they are, not copied.
-		f.trees, f.byRoot, f.nodes = part.trees, part.byRoot, part.nodes
-		part.trees, part.byRoot = nil, map[position.Key]int{}
+		f.trees, f.byRoot, f.s = part.trees, part.byRoot, part.s
+		part.trees, part.byRoot, part.s = nil, map[position.Key]int{}, &store{}
 	}
 	return f.Merge(part)
 }
@@ -442,7 +442,7 @@ func (f *Forest) startTree(jt *jsonTree) (*Tree, *position.Board, error) {
 	if _, ok := f.byRoot[b.Key()]; ok {
 		return nil, nil, fmt.Errorf("%w: the tree of %s", ErrDuplicated, jt.FEN)
 	}
-	return newTree(Root{SP: sp, Start: jt.Start, Moves: jt.Moves, FEN: jt.FEN, Plies: jt.Plies}, b, f.depth), b, nil
+	return newTree(f.s, Root{SP: sp, Start: jt.Start, Moves: jt.Moves, FEN: jt.FEN, Plies: jt.Plies}, b, f.depth), b, nil
 }
 
 // readNode adds a position of a document's tree, and its moves, to t.
@@ -464,7 +464,7 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 	}
 	seen[k] = true
 	at := t.node(&k, k.Hash())
-	t.nodes.at(at).addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
+	t.s.nodes.at(at).addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
 	for j := range jn.Moves {
 		jm := &jn.Moves[j]
 		m, err := b.ParseMove(jm.UCI)
@@ -483,7 +483,7 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 			EloGames: jm.EloGames, EloSum: jm.EloSum, OppGames: jm.OppGames, OppEloSum: jm.OppEloSum, OppNet: jm.OppNet,
 			YearGames: jm.YearGames, YearSum: jm.YearSum, Last: parseDate(jm.LastPlayed),
 		}
-		t.edge(at, m, child).addCounts(&c)
+		t.s.edge(at, m, child).addCounts(&c)
 	}
 	return nil
 }

@@ -147,8 +147,8 @@ type WalkOptions struct {
 // without a board, so that a move's destination is known before the walk
 // reaches it and rows can be written as they are met.
 type plan struct {
+	s     *store
 	order []int32 // the nodes in the order met
-	at    []int32 // per node, its index in order + 1, 0 when not met
 	// moves holds per node met, from first[i] on, its moves taken (as
 	// indices in Tree.edges), in the order written.
 	moves []int32
@@ -157,6 +157,10 @@ type plan struct {
 	// met it from, -1 for the root.
 	parent []int32
 }
+
+// at returns the index in order of node n + 1, 0 when the walk does not
+// meet it: the node's mark, which plan sets.
+func (p *plan) at(n int32) int32 { return p.s.nodes.at(n).mark }
 
 // uciKey orders moves as their UCI text does ("b1c3" < "e2e4" <
 // "g1f3"): by the origin's file and rank, then the destination's, then
@@ -184,39 +188,44 @@ func uciKey(m position.Move, chess960 bool) uint32 {
 // each position by games (most first), equal counts in the order of
 // their UCI text.
 func (t *Tree) plan(opts WalkOptions) *plan {
-	n := t.nodes.len()
+	n, s := t.Len(), t.s
 	p := &plan{
-		at: make([]int32, n), order: make([]int32, 0, n), parent: make([]int32, 0, n),
-		first: make([]int32, 0, n+1), moves: make([]int32, 0, t.edges.len()),
+		s: s, order: make([]int32, 0, n), parent: make([]int32, 0, n),
+		first: make([]int32, 0, n+1), moves: make([]int32, 0, n),
+	}
+	for _, slot := range t.index.slots {
+		if slot != 0 {
+			s.nodes.at(int32(uint32(slot)) - 1).mark = 0
+		}
 	}
 	minGames := max(opts.MinGames, 1)
 	var visit func(n, from int32)
 	visit = func(n, from int32) {
 		me := int32(len(p.order))
-		p.at[n] = me + 1
+		s.nodes.at(n).mark = me + 1
 		p.order = append(p.order, n)
 		p.parent = append(p.parent, from)
 		start := len(p.moves)
 		p.first = append(p.first, int32(start))
-		for e := t.nodes.at(n).first; e >= 0; e = t.edges.at(e).next {
-			if int64(t.edges.at(e).games) >= minGames {
+		for e := s.nodes.at(n).first; e >= 0; e = s.links.at(e).next {
+			if int64(s.counts.at(e).games) >= minGames {
 				p.moves = append(p.moves, e)
 			}
 		}
 		mine := p.moves[start:]
 		slices.SortFunc(mine, func(x, y int32) int {
-			ex, ey := t.edges.at(x), t.edges.at(y)
-			return cmp.Or(cmp.Compare(ey.games, ex.games), cmp.Compare(uciKey(ex.move, t.chess960), uciKey(ey.move, t.chess960)))
+			gx, gy := s.counts.at(x).games, s.counts.at(y).games
+			return cmp.Or(cmp.Compare(gy, gx), cmp.Compare(uciKey(s.links.at(x).move, t.chess960), uciKey(s.links.at(y).move, t.chess960)))
 		})
 		// By index: the visits below append to p.moves, which may move
 		// it, but never change the moves already there.
 		for k := start; k < start+len(mine); k++ {
-			if c := t.edges.at(p.moves[k]).child; p.at[c] == 0 {
+			if c := s.links.at(p.moves[k]).child; p.at(c) == 0 {
 				visit(c, me)
 			}
 		}
 	}
-	visit(0, -1)
+	visit(t.rootNode, -1)
 	p.first = append(p.first, int32(len(p.moves)))
 	return p
 }
@@ -239,7 +248,7 @@ type moveView struct {
 // walk meets the positions of the tree in the order of its plan and hands
 // each to visit, with the board set up at it.
 func (t *Tree) walk(p *plan, visit func(v *view) error) error {
-	b := &t.board
+	b, s := &t.board, t.s
 	line := []byte(t.root.Moves)
 	var fenBuf, names []byte
 	var ends []int
@@ -248,19 +257,19 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 	var step func(i int) error
 	step = func(i int) error {
 		n := p.order[i]
-		nd := t.nodes.at(n)
+		nd := s.nodes.at(n)
 		pos := b.Position()
 		fenBuf = pos.AppendFormat(fenBuf[:0], fen.Shredder)
 		taken := p.moves[p.first[i]:p.first[i+1]]
 		names, moves = names[:0], moves[:0]
 		ends = ends[:0]
 		for _, k := range taken {
-			e := t.edges.at(k)
+			e := s.links.at(k)
 			names = b.AppendSAN(names, e.move)
 			ends = append(ends, len(names))
 			names = appendUCI(names, e.move, t.chess960)
 			ends = append(ends, len(names))
-			moves = append(moves, moveView{to: int(p.at[e.child]) - 1, c: e})
+			moves = append(moves, moveView{to: int(p.at(e.child)) - 1, c: s.counts.at(k)})
 		}
 		// names is sliced only once it has stopped growing.
 		off := 0
@@ -274,14 +283,14 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 			return err
 		}
 		for _, k := range taken {
-			e := t.edges.at(k)
-			if c := int(p.at[e.child]) - 1; int(p.parent[c]) != i {
+			e := s.links.at(k)
+			if c := int(p.at(e.child)) - 1; int(p.parent[c]) != i {
 				continue
 			}
 			mark := len(line)
 			line = appendMove(line, b, e.move, len(line) == 0)
 			b.Push(e.move)
-			err := step(int(p.at[e.child]) - 1)
+			err := step(int(p.at(e.child)) - 1)
 			b.Pop()
 			line = line[:mark]
 			if err != nil {

@@ -63,19 +63,26 @@ type Counts struct {
 	Last int32
 }
 
-// edge is a move from a node, the node it leads to, and what the games
-// through it add up to: Counts as a tree stores it, in 72 bytes instead
-// of 104 (a tree holds one per move of every position), with counts of
-// games in 32 bits (up to 4294967295 games through one move).
+// edge is what the games through a move add up to: Counts as a tree
+// stores them, in 64 bytes instead of 104 (a tree holds one per move of
+// every position), with counts of games in 32 bits (up to 4294967295
+// games through one move). The move itself is a link, at the same index.
 type edge struct {
 	eloSum, oppEloSum, yearSum         int64
 	games, whiteWins, draws, blackWins uint32
 	eloGames, oppGames, yearGames      uint32
 	oppNet                             int32
 	last                               int32
-	child                              int32
-	next                               int32 // the node's next move in Tree.edges, -1 for none
-	move                               position.Move
+}
+
+// link is a move from a node and the node it leads to. Links are apart
+// from their counts so that looking through a node's moves reads 12
+// bytes a move, not 76: the moves of the positions most played are then
+// few enough to stay in the processor's caches.
+type link struct {
+	child int32
+	next  int32 // the node's next move, -1 for none
+	move  position.Move
 }
 
 func (c *edge) export() Counts {
@@ -145,7 +152,22 @@ func (c *edge) addGame(l *Line, mover position.Color) {
 // that the garbage collector need not look through millions of them.
 type node struct {
 	games, whiteWins, draws, blackWins uint32
-	first                              int32 // its first move in Tree.edges, -1 for none
+	first                              int32 // its first move, -1 for none
+	// mark is room for a walk of one tree to note what it knows of the
+	// node: trees share no node, so walks of two trees may run at once.
+	mark int32
+}
+
+// store holds the positions and moves of the trees of a forest, each at
+// an index its tree knows it by: a node and its key at one index, a
+// move's link and counts at another. A forest's trees grow one list
+// each, not one per tree: what is added next is next to what was added
+// last, wherever in which tree it belongs.
+type store struct {
+	nodes  chunked[node]
+	keys   chunked[position.Key]
+	links  chunked[link]
+	counts chunked[edge]
 }
 
 func (n *node) results() Results {
@@ -175,39 +197,43 @@ func (n *node) addGame(o Outcome) {
 // found is moved to the front of its node's list, so that the moves
 // most played are found first: the order of the list is not the order
 // moves are written in, which plan works out.
-func (t *Tree) findEdge(n int32, m position.Move) int32 {
-	nd := t.nodes.at(n)
+func (s *store) findEdge(n int32, m position.Move) int32 {
+	nd := s.nodes.at(n)
 	prev := int32(-1)
 	for e := nd.first; e >= 0; {
-		ed := t.edges.at(e)
-		if ed.move == m {
+		l := s.links.at(e)
+		if l.move == m {
 			if prev >= 0 {
-				t.edges.at(prev).next = ed.next
-				ed.next = nd.first
+				s.links.at(prev).next = l.next
+				l.next = nd.first
 				nd.first = e
 			}
 			return e
 		}
-		prev, e = e, ed.next
+		prev, e = e, l.next
 	}
 	return -1
 }
 
-// edge returns the move m of node n, adding it, leading to child, when
-// it is new. The pointer is valid until the tree is pruned.
-func (t *Tree) edge(n int32, m position.Move, child int32) *edge {
-	if e := t.findEdge(n, m); e >= 0 {
-		return t.edges.at(e)
+// edge returns the counts of the move m of node n, adding the move,
+// leading to child, when it is new. The pointer is valid until the
+// forest is pruned.
+func (s *store) edge(n int32, m position.Move, child int32) *edge {
+	e := s.findEdge(n, m)
+	if e < 0 {
+		e = s.addEdge(n, m, child)
 	}
-	return t.addEdge(n, m, child)
+	return s.counts.at(e)
 }
 
-// addEdge adds the move m of node n, leading to child, which must be new.
-func (t *Tree) addEdge(n int32, m position.Move, child int32) *edge {
-	nd := t.nodes.at(n)
-	e := t.edges.push(edge{move: m, child: child, next: nd.first})
+// addEdge adds the move m of node n, leading to child, which must be
+// new, and returns its index.
+func (s *store) addEdge(n int32, m position.Move, child int32) int32 {
+	nd := s.nodes.at(n)
+	e := s.links.push(link{move: m, child: child, next: nd.first})
+	s.counts.push(edge{})
 	nd.first = e
-	return t.edges.at(e)
+	return e
 }
 
 // Root says where a tree starts.
@@ -235,12 +261,12 @@ type Tree struct {
 	board   position.Board // the root position, for walking the tree
 	rootKey position.Key
 	depth   int
-	// The positions are nodes and their keys, at the same index; index
-	// finds them by key. The root is node 0.
+	// s holds the positions and moves, shared with the forest's other
+	// trees; index finds the tree's positions by key, and rootNode is
+	// the root's.
+	s        *store
 	index    index
-	keys     chunked[position.Key]
-	nodes    chunked[node]
-	edges    chunked[edge]
+	rootNode int32
 	chess960 bool
 	// seen are the nodes and moves the game being added has passed
 	// through already, so that a repetition counts once.
@@ -253,16 +279,16 @@ type seenMove struct {
 	move position.Move
 }
 
-// newTree returns an empty tree rooted at the position on b, which it
-// copies.
-func newTree(root Root, b *position.Board, depth int) *Tree {
-	t := &Tree{root: root, depth: depth, chess960: b.Chess960()}
+// newTree returns an empty tree in s rooted at the position on b, which
+// it copies.
+func newTree(s *store, root Root, b *position.Board, depth int) *Tree {
+	t := &Tree{s: s, root: root, depth: depth, chess960: b.Chess960()}
 	t.board.SetPosition(b.Position())
 	// The root keeps the start's en passant square even when the FEN
 	// above drops it (no capture possible): it is what keys the root.
 	t.rootKey = b.Key()
 	t.board.SetChess960(t.chess960)
-	t.node(&t.rootKey, t.rootKey.Hash())
+	t.rootNode = t.node(&t.rootKey, t.rootKey.Hash())
 	return t
 }
 
@@ -273,21 +299,21 @@ func (t *Tree) Root() Root { return t.root }
 func (t *Tree) Depth() int { return t.depth }
 
 // Len returns the number of positions in the tree, the root included.
-func (t *Tree) Len() int { return t.nodes.len() }
+func (t *Tree) Len() int { return t.index.n }
 
 // Games returns the number of games the tree holds: those that reached
 // its root.
-func (t *Tree) Games() int64 { return int64(t.nodes.at(0).games) }
+func (t *Tree) Games() int64 { return int64(t.s.nodes.at(t.rootNode).games) }
 
 // node returns the index of the node of k, whose hash is h, adding it
 // when it is new.
 func (t *Tree) node(k *position.Key, h uint64) int32 {
-	i, slot := t.index.find(k, h, &t.keys)
+	i, slot := t.index.find(k, h, &t.s.keys)
 	if i >= 0 {
 		return i
 	}
-	i = t.nodes.push(node{first: -1})
-	t.keys.push(*k)
+	i = t.s.nodes.push(node{first: -1})
+	t.s.keys.push(*k)
 	t.index.insert(h, i, slot)
 	return i
 }
@@ -338,37 +364,35 @@ func (t *Tree) Add(l *Line) {
 		steps = steps[:t.depth+1]
 	}
 	t.seenNodes, t.seenMoves = t.seenNodes[:0], t.seenMoves[:0]
+	s := t.s
 	prev := int32(-1)
 	for i := range steps {
-		s := &steps[i]
+		st := &steps[i]
 		// A move already in the tree names its position: the map is
 		// asked only for moves new to their position, where a
 		// transposition may meet a position the tree has. The move is
 		// looked up once, for its position and for its counts.
 		at, e := int32(-1), int32(-1)
 		if prev >= 0 {
-			if e = t.findEdge(prev, steps[i-1].Move); e >= 0 {
-				at = t.edges.at(e).child
+			if e = s.findEdge(prev, steps[i-1].Move); e >= 0 {
+				at = s.links.at(e).child
 			}
 		}
 		if at < 0 {
-			at = t.node(&s.Key, s.keyHash())
+			at = t.node(&st.Key, st.keyHash())
 		}
 		if !slices.Contains(t.seenNodes, at) {
 			t.seenNodes = append(t.seenNodes, at)
-			t.nodes.at(at).addGame(l.Outcome)
+			s.nodes.at(at).addGame(l.Outcome)
 		}
 		if prev >= 0 {
 			m := steps[i-1].Move
 			if sm := (seenMove{prev, m}); !slices.Contains(t.seenMoves, sm) {
 				t.seenMoves = append(t.seenMoves, sm)
-				var ed *edge
-				if e >= 0 {
-					ed = t.edges.at(e)
-				} else {
-					ed = t.addEdge(prev, m, at)
+				if e < 0 {
+					e = s.addEdge(prev, m, at)
 				}
-				ed.addGame(l, steps[i-1].Key.Turn())
+				s.counts.at(e).addGame(l, steps[i-1].Key.Turn())
 			}
 		}
 		prev = at
@@ -383,21 +407,26 @@ func (t *Tree) Merge(o *Tree) error {
 	if o.depth != t.depth {
 		return fmt.Errorf("%w: merging a tree of %d plies into one of %d", ErrDepth, o.depth, t.depth)
 	}
-	// The nodes of o are found in t once each, in o's order, which
-	// also adds the moves' destinations first met by a move.
-	at := make([]int32, o.nodes.len())
-	for i := range at {
-		k := o.keys.at(int32(i))
-		at[i] = t.node(k, k.Hash())
+	// Each node of o notes its node in t, found or added in the order
+	// of o's index, which keeps the hash of each key: no key is hashed
+	// again.
+	for _, slot := range o.index.slots {
+		if slot != 0 {
+			n := int32(uint32(slot)) - 1
+			o.s.nodes.at(n).mark = t.node(o.s.keys.at(n), slot>>32)
+		}
 	}
-	for i := range at {
-		on := o.nodes.at(int32(i))
+	for _, slot := range o.index.slots {
+		if slot == 0 {
+			continue
+		}
+		on := o.s.nodes.at(int32(uint32(slot)) - 1)
 		r := on.results()
-		t.nodes.at(at[i]).addResults(&r)
-		for e := on.first; e >= 0; e = o.edges.at(e).next {
-			oe := o.edges.at(e)
-			c := oe.export()
-			t.edge(at[i], oe.move, at[oe.child]).addCounts(&c)
+		t.s.nodes.at(on.mark).addResults(&r)
+		for e := on.first; e >= 0; e = o.s.links.at(e).next {
+			ol := o.s.links.at(e)
+			c := o.s.counts.at(e).export()
+			t.s.edge(on.mark, ol.move, o.s.nodes.at(ol.child).mark).addCounts(&c)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -671,5 +672,69 @@ func TestAppendFixed(t *testing.T) {
 		if got := string(appendFixed(nil, tt.x, tt.prec)); got != tt.want {
 			t.Errorf("appendFixed(%v, %d) = %q, want %q", tt.x, tt.prec, got, tt.want)
 		}
+	}
+}
+
+// TestPruneOrder holds pruning to its order: the leaves fewest games
+// reached go first, and of those equally played the newest, until three
+// quarters of the bound are left.
+func TestPruneOrder(t *testing.T) {
+	game := func(moves string) string {
+		return "[Event \"?\"]\n[Result \"1-0\"]\n\n" + moves + " 1-0\n\n"
+	}
+	tests := []struct {
+		name     string
+		games    []string
+		maxNodes int
+		want     []string // the lines of the positions left, by the walk
+		pruned   int64
+	}{
+		{
+			name:     "the least played leaves, then the newest",
+			games:    []string{"1. e4 e5", "1. e4 e5", "1. e4 e5", "1. d4 d5", "1. c4 c5"},
+			maxNodes: 6,
+			want:     []string{"", "1. e4", "1. e4 e5", "1. d4"},
+			pruned:   3,
+		},
+		{
+			name:     "the newest of equally played leaves",
+			games:    []string{"1. e4", "1. d4", "1. c4", "1. Nf3", "1. g3"},
+			maxNodes: 5,
+			want:     []string{"", "1. e4", "1. d4"},
+			pruned:   3,
+		},
+		{
+			name:     "within the bound",
+			games:    []string{"1. e4 e5", "1. d4"},
+			maxNodes: 4,
+			want:     []string{"", "1. e4", "1. e4 e5", "1. d4"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pgnText strings.Builder
+			for _, g := range tt.games {
+				pgnText.WriteString(game(g))
+			}
+			f, _ := build(t, []byte(pgnText.String()), Options{MaxNodes: tt.maxNodes, Depth: 2}, 1)
+			var got []string
+			for _, tr := range f.Trees() {
+				for _, n := range tr.Nodes(WalkOptions{}) {
+					got = append(got, n.Line)
+				}
+			}
+			slices.Sort(got)
+			want := slices.Clone(tt.want)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("positions %q, want %q", got, want)
+			}
+			if f.Summary.Pruned != tt.pruned {
+				t.Errorf("%d pruned, want %d", f.Summary.Pruned, tt.pruned)
+			}
+			if f.Len() != len(tt.want) {
+				t.Errorf("Len() = %d, want %d", f.Len(), len(tt.want))
+			}
+		})
 	}
 }
