@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -66,9 +67,13 @@ instead of PGN and adds them up, giving what one run over all their games
 gives (write the parts without --min-games, at one --depth).
 
 --min-games leaves out moves fewer games played (keeps pages small).
---max-nodes bounds the positions held (about 200 bytes each): past it the
-least-played leaves are dropped and the summary says how many; their counts
-are then partial.`,
+--max-nodes bounds the positions held, about `+strconv.Itoa(tree.NodeBytes)+` bytes each: past it the
+least-played positions with no move from them are dropped, down to three
+quarters of the bound, and the summary says how many, since their counts are
+then partial. The default, `+strconv.Itoa(defaultMaxNodes)+`, keeps a run within the `+strconv.Itoa(StreamBudget>>20)+` MB that
+streaming commands stay within, whatever the input; 0 lifts the bound, and
+memory then grows with the positions, not with the games. --merge prunes the
+merged trees to the bound too, holding one document beside them.`,
 			"frctool tree --sp 518 --depth 8 --min-games 20 lichess.pgn.zst",
 			"frctool tree --rank BBQNNRKR --moves '1. g3 g6' -o bbqnnrkr.html tcec.pgn",
 			"frctool tree -q --format json -o part1.json part1.pgn.zst\n"+
@@ -81,7 +86,7 @@ are then partial.`,
 			&cli.StringFlag{Name: "moves", Usage: "start the tree at the position after `MOVES` in SAN from the start, e.g. '1. e4 e5'"},
 			&cli.IntFlag{Name: "depth", Usage: fmt.Sprintf("hold `D` plies below the tree's start (1..%d)", tree.MaxDepth), Value: tree.DefaultDepth},
 			&cli.IntFlag{Name: "min-games", Usage: "leave out moves fewer than `K` games played", Value: 1},
-			&cli.IntFlag{Name: "max-nodes", Usage: "hold at most `N` positions, dropping the least-played leaves past it (0: no bound)"},
+			&cli.IntFlag{Name: "max-nodes", Usage: "hold at most `N` positions, dropping the least-played leaves past it (0: no bound)", Value: defaultMaxNodes},
 			&cli.BoolFlag{Name: "merge", Usage: "the inputs are JSON outputs of earlier runs: add them up"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` table, csv, json or html (default: table on a terminal, else csv)"},
 			outputFlag(),
@@ -91,6 +96,12 @@ are then partial.`,
 		Action: runTree,
 	}
 }
+
+// defaultMaxNodes is --max-nodes' default: the positions that fit in the
+// memory budget beside the rest of a run. Of StreamBudget, the batches in
+// flight, a decompressor's window and the reader take up to about 200 MB
+// on a hostile input; a million positions take about 160 MB.
+const defaultMaxNodes = 1_000_000
 
 // treeFormats are the output formats of tree.
 var treeFormats = []string{"table", "csv", "json", "html"}
@@ -139,6 +150,12 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		// however large they grow; collecting more often keeps the heap
 		// near them (a fifth less memory on a large archive).
 		defer debug.SetGCPercent(debug.SetGCPercent(25))
+	}
+	if opts.MaxNodes > 0 && opts.MaxNodes <= defaultMaxNodes {
+		// The trees fit in the budget, so the collector may be held to
+		// it like a streaming command's; past the default bound it would
+		// only collect in vain.
+		boundMemory()
 	}
 	if merge {
 		err = mergeTrees(a, f)

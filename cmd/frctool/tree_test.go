@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/tree"
 )
 
 const treeFixture = "../../tree/testdata/small.pgn"
@@ -229,5 +232,34 @@ func TestTreeTCECNoCastling(t *testing.T) {
 	out, errs, code = statsRun(t, "", "tree", "--depth", "1", "--format", "csv", path)
 	if code != 0 || !strings.Contains(out, "\n80,0,,g4,6,6,0,0,") || !strings.Contains(out, "\n879,0,,b4,6,5,1,0,") || !strings.Contains(errs, "24 games in 2 trees (") {
 		t.Errorf("exit %d:\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestTreeBoundsMemory checks that tree holds the collector to the
+// memory budget when its positions are bounded to fit in it, and not
+// when they are not.
+func TestTreeBoundsMemory(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int64
+	}{
+		{"the default bound", []string{"tree", "-q", "-o", os.DevNull, treeFixture}, softLimit},
+		{"a smaller bound", []string{"tree", "-q", "--max-nodes", "1000", "-o", os.DevNull, treeFixture}, softLimit},
+		{"no bound", []string{"tree", "-q", "--max-nodes", "0", "-o", os.DevNull, treeFixture}, math.MaxInt64},
+		{"a larger bound", []string{"tree", "-q", "--max-nodes", "5000000", "-o", os.DevNull, treeFixture}, math.MaxInt64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", "")
+			debug.SetMemoryLimit(math.MaxInt64)
+			frctool(t, "", tc.args...)
+			if got := debug.SetMemoryLimit(-1); got != tc.want {
+				t.Errorf("memory limit %d after %v, want %d", got, tc.args, tc.want)
+			}
+		})
+	}
+	if defaultMaxNodes*tree.NodeBytes > softLimit/2 {
+		t.Errorf("%d positions of %d bytes leave too little of the soft limit %d to the rest of a run", defaultMaxNodes, tree.NodeBytes, softLimit)
 	}
 }
