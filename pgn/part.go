@@ -35,6 +35,7 @@ type part struct {
 	rest     int   // first byte of raw not in a game ScanPart confirmed
 	restLine int   // line number of raw[rest]
 	restOff  int64 // input offset of raw[rest]
+	midGame  bool  // the part starts inside a game cut into parts
 }
 
 // end returns where the part's own bytes end: at the cut, or at the end
@@ -70,6 +71,7 @@ func (r *Reader) ReadPart(b *Batch, size int) error {
 	// A part that does not start between two games (after a game cut into
 	// parts by MaxGameSize) is never cut: ScanPart confirms none of it.
 	cuttable := !r.cont && r.scan.mode == modeStart && r.scan.pos == 0
+	p.midGame = !cuttable
 	want := min(max(size, len(raw)+1), limit-1)
 	for {
 		raw = r.readInto(raw, want)
@@ -77,6 +79,9 @@ func (r *Reader) ReadPart(b *Batch, size int) error {
 		mapped = len(raw)
 		if r.err != nil {
 			p.cut, p.eof = len(raw), true
+			if !cuttable {
+				p.cut = -1
+			}
 			break
 		}
 		if c := lastCut(raw); c > 0 && cuttable {
@@ -244,6 +249,10 @@ func (r *Reader) Resume(b *Batch, later ...*Batch) {
 	buf = append(buf, r.buf[r.start:r.end]...)
 	r.buf, r.start, r.end = buf[:cap(buf)], 0, len(buf)
 	r.line, r.off, r.index = p.restLine, p.restOff, p.first+len(b.meta)
+	if p.rest == 0 && p.midGame {
+		// The Reader's scanner is where the part began: inside a game.
+		return
+	}
 	r.cont = false
 	r.scan.reset()
 }

@@ -302,28 +302,27 @@ func (r *Reader) scanGame() (n int, partial bool, err error) {
 		r.buf = make([]byte, initialBuffer)
 		r.scan.reset()
 	}
-	limit := r.MaxGameSize
-	if limit <= 0 {
-		limit = DefaultMaxGameSize
-	}
+	limit := r.limit()
 	for {
-		n, done := r.scan.run(r.buf[r.start:r.end], r.err != nil)
+		// The scanner sees no more than limit bytes, so that whether a
+		// game is cut into parts, and where, depends on the input alone,
+		// not on how much of it a read happened to bring.
+		avail := r.end - r.start
+		final := r.err != nil && avail <= limit
+		n, done := r.scan.run(r.buf[r.start:r.start+min(avail, limit)], final)
 		if done {
 			return n, false, nil
 		}
-		if r.err != nil {
-			if r.start == r.end {
-				if r.err == io.EOF {
-					return 0, false, io.EOF
-				}
+		if final {
+			if avail == 0 {
 				return 0, false, r.err
 			}
 			// All remaining bytes form the last game.
 			r.scan.unclosedAtEnd()
-			return r.end - r.start, false, nil
+			return avail, false, nil
 		}
-		if r.end-r.start >= limit {
-			return r.end - r.start, true, nil
+		if avail >= limit {
+			return limit, true, nil
 		}
 		r.fill()
 	}
