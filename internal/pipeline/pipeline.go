@@ -195,6 +195,16 @@ func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error
 // many cores: fewer jobs are used when the games may be large. With one
 // job everything runs on the calling goroutine.
 //
+// With several jobs the input is read in parts (pgn.Reader.ReadPart) that
+// the workers scan for games themselves, so that finding the games of an
+// archive of short games is shared out too, not done by the one
+// goroutine that reads. Where a part's guessed start turns out wrong, the
+// games from there on are read again in order for a stretch, which
+// doubles each time it happens, and then in parts again. Either way the
+// items are the ones pgn.Reader.Next gives, in order; a job's worker must
+// keep its effects to the item and its output, since the work on a part
+// read past a wrong guess is thrown away.
+//
 // Run stops at the first error from reading, from the job or from
 // writing, or when ctx is done, and returns that error; the end of the
 // input is not an error.
@@ -218,19 +228,183 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 			}
 		}
 	}
-
-	type slot struct {
-		batch[T]
-		done chan struct{}
+	stretch := 1
+	for {
+		if !readInParts {
+			_, err := runBatches(ctx, r, opts, job, tally, jobs, n, 0)
+			return err
+		}
+		resumed, err := runParts(ctx, r, opts, job, tally, jobs, n)
+		if err != nil || !resumed {
+			return err
+		}
+		more, err := runBatches(ctx, r, opts, job, tally, jobs, n, stretch)
+		if err != nil || !more {
+			return err
+		}
+		stretch = min(2*stretch, maxStretch)
 	}
-	free := make(chan *slot, n)
+}
+
+// readInParts is false and partSize small only in tests, which compare
+// the two ways of reading on inputs of many parts.
+var (
+	readInParts = true
+	partSize    = BatchSize
+)
+
+// maxStretch bounds the batches read in order after a wrong guess: 64 MiB,
+// little next to an archive that needs it often, much next to one that
+// does not.
+const maxStretch = 256
+
+// slot is a batch in flight, with its place in the chain of parts.
+type slot[T any] struct {
+	batch[T]
+	done chan struct{}
+	prev *link // the part before, when reading in parts
+	link *link // this part's
+	skip bool  // not worked on: a part before was not confirmed
+}
+
+// link passes down the chain of parts what each needs of the ones before:
+// how many games they hold, and whether all of their cuts were right.
+type link struct {
+	done  chan struct{} // closed when games and ok are set
+	games int           // games in the input to the end of the part's confirmed games
+	ok    bool          // this part and every one before it were confirmed
+}
+
+// newSlots returns n empty slots in a channel.
+func newSlots[T any](n int) chan *slot[T] {
+	free := make(chan *slot[T], n)
 	for i := 0; i < n; i++ {
-		s := &slot{done: make(chan struct{}, 1)}
+		s := &slot[T]{done: make(chan struct{}, 1)}
 		s.games.Deferred = true
 		free <- s
 	}
-	todo := make(chan *slot, n)
-	order := make(chan *slot, n)
+	return free
+}
+
+// runParts runs the job over r read in parts, until the end of the input
+// or the first part whose cut was not confirmed. Then it gives that part's
+// unconfirmed rest and the parts read after it back to r and reports
+// resumed.
+func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally, jobs, n int) (resumed bool, err error) {
+	free := newSlots[T](n)
+	todo := make(chan *slot[T], n)
+	order := make(chan *slot[T], n)
+	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var readErr error
+	head := &link{done: make(chan struct{}), games: r.Games(), ok: true}
+	close(head.done)
+	go func() {
+		defer close(todo)
+		defer close(order)
+		prev := head
+		for {
+			var s *slot[T]
+			select {
+			case s = <-free:
+			case <-ctx.Done():
+				return
+			case <-stop:
+				return
+			}
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := r.ReadPart(&s.games, partSize); err != nil {
+				if err != io.EOF {
+					readErr = err
+				}
+				return
+			}
+			s.prev, s.link = prev, &link{done: make(chan struct{})}
+			prev = s.link
+			todo <- s
+			order <- s
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := 0; i < jobs; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var work func(it *Item[T], out []byte) []byte
+			for s := range todo {
+				games, complete := s.games.ScanPart()
+				<-s.prev.done
+				s.skip = !s.prev.ok
+				s.link.games, s.link.ok = s.prev.games+games, s.prev.ok && complete
+				close(s.link.done)
+				if !s.skip {
+					s.games.CountFrom(s.prev.games)
+					s.work = work
+					s.do(&job, opts.Where)
+					work = s.work
+				}
+				s.done <- struct{}{}
+			}
+		}()
+	}
+
+	var wrong *slot[T]
+	var later []*pgn.Batch
+	for s := range order {
+		<-s.done
+		if wrong != nil {
+			later = append(later, &s.games)
+			continue
+		}
+		if err == nil {
+			if err = ctx.Err(); err == nil {
+				err = s.emit(&job, &opts, tally)
+			}
+			if err != nil {
+				cancel()
+			}
+		}
+		if err == nil && !s.link.ok {
+			// Read no further in parts: this one's rest and those read
+			// after it go back to r, once reading has stopped.
+			wrong = s
+			close(stop)
+			continue
+		}
+		select {
+		case free <- s:
+		default:
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return false, err
+	}
+	if wrong != nil {
+		// A read error after the parts is the reader's still, and comes
+		// again when reading goes on.
+		r.Resume(&wrong.games, later...)
+		return true, nil
+	}
+	if readErr != nil {
+		return false, readErr
+	}
+	return false, ctx.Err()
+}
+
+// runBatches runs the job over batches of r read in order, all of them,
+// or at most most batches if most > 0, and reports whether the input
+// may go on.
+func runBatches[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally, jobs, n, most int) (more bool, err error) {
+	free := newSlots[T](n)
+	todo := make(chan *slot[T], n)
+	order := make(chan *slot[T], n)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -238,8 +412,8 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 	go func() {
 		defer close(todo)
 		defer close(order)
-		for {
-			var s *slot
+		for k := 0; most <= 0 || k < most; k++ {
+			var s *slot[T]
 			select {
 			case s = <-free:
 			case <-ctx.Done():
@@ -254,6 +428,7 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 			todo <- s
 			order <- s
 		}
+		more = true
 	}()
 	var wg sync.WaitGroup
 	for i := 0; i < jobs; i++ {
@@ -272,7 +447,6 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 		}()
 	}
 
-	var err error
 	for s := range order {
 		<-s.done
 		if err == nil {
@@ -290,10 +464,10 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 	}
 	wg.Wait()
 	if err != nil {
-		return err
+		return false, err
 	}
 	if readErr != nil {
-		return readErr
+		return false, readErr
 	}
-	return ctx.Err()
+	return more, ctx.Err()
 }

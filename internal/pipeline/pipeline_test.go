@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -387,6 +388,72 @@ func TestRunProgressAfterEmit(t *testing.T) {
 			}
 			if reported != 3000 || emitted != 3000 {
 				t.Errorf("%d games reported, %d emitted, want 3000", reported, emitted)
+			}
+		})
+	}
+}
+
+// TestRunInParts runs a job that writes down every game's number, line,
+// offset, bytes and problems over inputs read in small parts, with cuts
+// guessed wrong in several ways, and compares it with the same job run
+// on one goroutine and with batches read in order.
+func TestRunInParts(t *testing.T) {
+	defer func(n int) { partSize = n }(partSize)
+	partSize = 2000
+	tricky := games(40) +
+		"[Event \"open\"]\n\n1. e4 {never closed\n\n[Event \"inside\"]\n\n1. d4 *\n\n" + games(30) +
+		"[Event \"closed later\"]\n\n1. e4 {a\n\n[Event \"x\"]\nb} 1-0\n\n" + games(50) +
+		"[Event \"glued\"]\n1. e4 1-0\n[Event \"next\"]\n1. d4 0-1\n\n" + games(50) +
+		"[Event \"big\"]\n\n" + strings.Repeat("1. e4 {a long comment} ", 400) + "*\n\n" + games(200)
+	tests := []struct {
+		name    string
+		input   string
+		maxGame int
+	}{
+		{"plain", games(600), 0},
+		{"tricky", tricky, 0},
+		{"tricky CRLF", strings.ReplaceAll(tricky, "\n", "\r\n"), 0},
+		{"tricky lone CR", strings.ReplaceAll(tricky, "\n", "\r"), 0},
+		{"a game over the size", tricky, 5000},
+		{"wrong guesses only", strings.Repeat("[Event \"a\"]\n\n1. e4 {\n\n[Event \"b\"]\n} *\n\n", 500), 0},
+	}
+	run := func(t *testing.T, input string, maxGame, jobs int, parts bool) string {
+		t.Helper()
+		defer func(p bool) { readInParts = p }(readInParts)
+		readInParts = parts
+		var out, warnings strings.Builder
+		job := Job[struct{}]{
+			NewWorker: func() func(it *Item[struct{}], out []byte) []byte {
+				return func(it *Item[struct{}], out []byte) []byte {
+					g := it.Game
+					return fmt.Appendf(out, "%d %d %d %d %q %s\n", g.Index, g.Line, g.Offset, len(g.Raw), event(g), it.Class.Start.Kind)
+				}
+			},
+			Output: &out,
+		}
+		r := pgn.NewReader(iotest.HalfReader(strings.NewReader(input)))
+		r.Name, r.MaxGameSize = "t.pgn", maxGame
+		opts := Options{Jobs: jobs, Warn: func(p *pgn.ParseError) { fmt.Fprintln(&warnings, p) }}
+		var tally startpos.Tally
+		if err := Run(context.Background(), r, opts, job, &tally); err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		return out.String() + warnings.String() + tally.String()
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := run(t, tc.input, tc.maxGame, 1, false)
+			if got := run(t, tc.input, tc.maxGame, 2, false); got != want {
+				t.Fatalf("batches on 2 goroutines differ from one goroutine")
+			}
+			if got := run(t, tc.input, tc.maxGame, 2, true); got != want {
+				g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+				for i := range min(len(g), len(w)) {
+					if g[i] != w[i] {
+						t.Fatalf("in parts, line %d:\n got %s\nwant %s", i+1, g[i], w[i])
+					}
+				}
+				t.Fatalf("in parts: %d lines, want %d", len(g), len(w))
 			}
 		})
 	}
