@@ -1,6 +1,9 @@
 package position
 
-import "math/bits"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // Key identifies a position the way the repetition rule does: the pieces
 // on their squares, the side to move, the rooks that keep a castling right
@@ -71,4 +74,69 @@ func (k Key) Hash() uint64 {
 func mix64(a, b uint64) uint64 {
 	hi, lo := bits.Mul64(a, b)
 	return hi ^ lo
+}
+
+// AppendFEN appends the keyed position as a FEN with halfMove and
+// fullMove for its counters, which a key does not hold: exactly what
+// Board.FEN(fen.Shredder) writes for a board with this key and those
+// counters (an en passant square only when a capture is legal, castling
+// as rook files, White's first, each side's from the h-file down). It
+// reads the key's bit planes instead of setting up a fen.Position, for
+// writers of millions of positions.
+func (k Key) AppendFEN(dst []byte, halfMove, fullMove int) []byte {
+	occupied := k.t0 | k.t1 | k.t2
+	for r := 7; r >= 0; r-- {
+		empty := byte(0)
+		for f := range 8 {
+			s := uint(8*r + f)
+			if occupied>>s&1 == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				dst = append(dst, '0'+empty)
+				empty = 0
+			}
+			l := "\x00PNBRQK"[k.t0>>s&1|(k.t1>>s&1)<<1|(k.t2>>s&1)<<2]
+			if k.white>>s&1 == 0 {
+				l |= 0x20
+			}
+			dst = append(dst, l)
+		}
+		if empty > 0 {
+			dst = append(dst, '0'+empty)
+		}
+		if r > 0 {
+			dst = append(dst, '/')
+		}
+	}
+	if k.Turn() == White {
+		dst = append(dst, " w "...)
+	} else {
+		dst = append(dst, " b "...)
+	}
+	if k.state>>1&0xffff == 0 {
+		dst = append(dst, '-')
+	}
+	for f := 7; f >= 0; f-- {
+		if k.state>>(1+f)&1 != 0 {
+			dst = append(dst, 'A'+byte(f))
+		}
+	}
+	for f := 7; f >= 0; f-- {
+		if k.state>>(9+f)&1 != 0 {
+			dst = append(dst, 'a'+byte(f))
+		}
+	}
+	switch file := byte(k.state >> 17 & 15); {
+	case file == 0:
+		dst = append(dst, " - "...)
+	case k.Turn() == White:
+		dst = append(dst, ' ', 'a'+file-1, '6', ' ')
+	default:
+		dst = append(dst, ' ', 'a'+file-1, '3', ' ')
+	}
+	dst = strconv.AppendInt(dst, int64(halfMove), 10)
+	dst = append(dst, ' ')
+	return strconv.AppendInt(dst, int64(fullMove), 10)
 }

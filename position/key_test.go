@@ -140,3 +140,52 @@ func TestKeyHashSpreads(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyAppendFEN holds AppendFEN to Board.FEN in Shredder style on the
+// positions of random games from random arrays (castling rights lost one
+// rook at a time, en passant squares with and without a capture) and on
+// positions set up by hand.
+func TestKeyAppendFEN(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+	}{
+		{"no castling, no pieces but kings", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},
+		{"inner rooks", "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 3 17"},
+		{"en passant capture possible", "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1"},
+		{"en passant capture pinned", "8/8/8/8/k3Pp1R/8/8/4K3 b - e3 0 1"},
+		{"black to move, black's rights only", "r3k2r/8/8/8/8/8/8/4K3 b ah - 12 40"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ParseFEN(tt.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := b.FEN(fen.Shredder)
+			if got := string(b.Key().AppendFEN(nil, b.HalfMoveClock(), b.FullMoveNumber())); got != want {
+				t.Errorf("AppendFEN = %q, want %q", got, want)
+			}
+		})
+	}
+	t.Run("random games", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for game := 0; game < 300; game++ {
+			b, err := Start(rng.IntN(960))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ply := 0; ply < 100; ply++ {
+				want := b.FEN(fen.Shredder)
+				if got := string(b.Key().AppendFEN(nil, b.HalfMoveClock(), b.FullMoveNumber())); got != want {
+					t.Fatalf("AppendFEN = %q, want %q", got, want)
+				}
+				moves := b.LegalMoves()
+				if len(moves) == 0 {
+					break
+				}
+				b.Push(moves[rng.IntN(len(moves))])
+			}
+		}
+	})
+}
