@@ -213,6 +213,13 @@ func dots(c position.Color) string {
 // appendMove appends m, a move of b, to a line of moves: with its number
 // before White's moves, and before Black's when it opens the line.
 func appendMove(line []byte, b *position.Board, m position.Move, first bool) []byte {
+	var buf [16]byte
+	return appendNumbered(line, b, b.AppendSAN(buf[:0], m), first)
+}
+
+// appendNumbered appends san, the SAN of a move of b, as appendMove
+// does.
+func appendNumbered(line []byte, b *position.Board, san []byte, first bool) []byte {
 	if !first {
 		line = append(line, ' ')
 	}
@@ -221,7 +228,7 @@ func appendMove(line []byte, b *position.Board, m position.Move, first bool) []b
 		line = append(line, dots(b.Turn())...)
 		line = append(line, ' ')
 	}
-	return b.AppendSAN(line, m)
+	return append(line, san...)
 }
 
 // spKeys are the keys of the 960 start positions, as position.Start sets

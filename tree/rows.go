@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/stats"
 )
@@ -258,37 +257,42 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 	step = func(i int) error {
 		n := p.order[i]
 		nd := s.nodes.at(n)
-		pos := b.Position()
-		fenBuf = pos.AppendFormat(fenBuf[:0], fen.Shredder)
+		fenBuf = b.Key().AppendFEN(fenBuf[:0], b.HalfMoveClock(), b.FullMoveNumber())
 		taken := p.moves[p.first[i]:p.first[i+1]]
-		names, moves = names[:0], moves[:0]
-		ends = ends[:0]
+		// The names of the moves stay in names, after those of the
+		// positions above, until the positions below are walked: a move's
+		// SAN is also the end of the line to the position it leads to.
+		nameBase, endBase := len(names), len(ends)
 		for _, k := range taken {
 			e := s.links.at(k)
 			names = b.AppendSAN(names, e.move)
 			ends = append(ends, len(names))
 			names = appendUCI(names, e.move, t.chess960)
 			ends = append(ends, len(names))
-			moves = append(moves, moveView{to: int(p.at(e.child)) - 1, c: s.counts.at(k)})
 		}
 		// names is sliced only once it has stopped growing.
-		off := 0
-		for j := range moves {
-			u, end := ends[2*j], ends[2*j+1]
-			moves[j].san, moves[j].uci = names[off:u:u], names[u:end:end]
+		moves = moves[:0]
+		off := nameBase
+		for j, k := range taken {
+			u, end := ends[endBase+2*j], ends[endBase+2*j+1]
+			to := int(p.at(s.links.at(k).child)) - 1
+			moves = append(moves, moveView{san: names[off:u:u], uci: names[u:end:end], to: to, c: s.counts.at(k)})
 			off = end
 		}
 		v = view{index: i, ply: t.root.Plies + b.MovesPlayed(), line: line, fen: fenBuf, Results: nd.results(), moves: moves}
 		if err := visit(&v); err != nil {
 			return err
 		}
-		for _, k := range taken {
+		off = nameBase
+		for j, k := range taken {
+			san := names[off:ends[endBase+2*j]]
+			off = ends[endBase+2*j+1]
 			e := s.links.at(k)
 			if c := int(p.at(e.child)) - 1; int(p.parent[c]) != i {
 				continue
 			}
 			mark := len(line)
-			line = appendMove(line, b, e.move, len(line) == 0)
+			line = appendNumbered(line, b, san, len(line) == 0)
 			b.Push(e.move)
 			err := step(int(p.at(e.child)) - 1)
 			b.Pop()
@@ -297,6 +301,7 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 				return err
 			}
 		}
+		names, ends = names[:nameBase], ends[:endBase]
 		return nil
 	}
 	return step(0)
