@@ -167,8 +167,8 @@ func lastCut(b []byte) int {
 	return -1
 }
 
-// ScanPart finds the games of a part read by ReadPart, as Next would find
-// them, and reports whether they end exactly at the part's cut. When they
+// ScanPart finds and makes the games of a part read by ReadPart, as Next
+// would, and reports whether they end exactly at the part's cut. When they
 // do not, the games before the first that runs past the cut are kept and
 // the rest is for Resume. Games are numbered from 1 within the part until
 // CountFrom says how many came before.
@@ -178,55 +178,74 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 		return 0, false
 	}
 	s := &b.scan
+	b.tags.reset()
+	b.built = true
 	data := b.raw
 	pos, line, off, end := 0, p.line, p.off, p.end(data)
 	if p.cut < 0 {
 		end = 0
 	}
-	for pos < end && len(data)-pos < p.limit {
+	for pos < end {
+		// As in Reader.scanGame, the scanner sees at most limit bytes:
+		// a game it cannot end within them is cut into parts, which only
+		// the Reader does.
 		s.reset()
-		n, done := s.run(data[pos:], p.eof)
+		avail := len(data) - pos
+		final := p.eof && avail <= p.limit
+		n, done := s.run(data[pos:pos+min(avail, p.limit)], final)
 		if !done {
-			if !p.eof {
+			if !final {
 				break
 			}
-			n = len(data) - pos
+			n = avail
 			s.unclosedAtEnd()
 		}
 		if pos+n > end {
 			break
 		}
-		m := batchGame{
-			raw:   [2]int{pos, pos + n},
-			vals:  [2]int{len(b.vals), len(b.vals) + len(s.vals)},
-			spans: [2]int{len(b.spans), len(b.spans) + len(s.tags)},
-			probs: [2]int{len(b.probs), len(b.probs) + len(s.problems)},
-			game: Game{
-				Index:          len(b.meta) + 1,
-				Line:           line,
-				Offset:         off,
-				file:           p.name,
-				lonelyCR:       p.lonelyCR,
-				movetext:       s.movetext,
-				badTags:        s.badTags,
-				TagsIncomplete: s.tagsCut,
-			},
-		}
+		// Escaped values are unescaped into the scanner's buffer, which
+		// the next game reuses: keep them in the batch's.
+		// (Values of earlier games stay where they are if it grows.)
+		v := len(b.vals)
 		b.vals = append(b.vals, s.vals...)
-		b.spans = append(b.spans, s.tags...)
-		b.probs = append(b.probs, s.problems...)
-		b.meta = append(b.meta, m)
+		vals := b.vals[v:]
+		k := len(b.meta)
+		b.meta = append(b.meta, batchGame{})
+		b.Games = slicesResize(b.Games, k+1)
+		g := &b.Games[k]
+		probs := g.Problems[:0]
+		*g = Game{
+			Index:          k + 1,
+			Line:           line,
+			Offset:         off,
+			file:           p.name,
+			lonelyCR:       p.lonelyCR,
+			movetext:       s.movetext,
+			badTags:        s.badTags,
+			TagsIncomplete: s.tagsCut,
+		}
+		g.Tags, g.Problems = b.tags.take(len(s.tags)), probs
+		buildGame(g, data[pos:pos+n], vals, s.tags, s.problems)
 		line += bytes.Count(data[pos:pos+n], nl)
 		off += int64(n)
 		pos += n
+	}
+	if p.lonelyCR {
+		// The rest, if any, goes back to the Reader as it was read.
+		swapLineEnds(data[:pos])
 	}
 	p.rest, p.restLine, p.restOff = pos, line, off
 	return len(b.meta), p.cut >= 0 && pos == p.cut
 }
 
 // CountFrom says how many games of the input came before the part's
-// first, so that Build numbers its games as Next would.
-func (b *Batch) CountFrom(games int) { b.part.first = games }
+// first, so that its games are numbered as Next numbers them.
+func (b *Batch) CountFrom(games int) {
+	for i := range b.Games {
+		b.Games[i].Index += games - b.part.first
+	}
+	b.part.first = games
+}
 
 // Resume gives back to the Reader, unread, the bytes of part b from its
 // first game ScanPart did not confirm, and then all of the later parts, in
@@ -266,5 +285,40 @@ func (r *Reader) Games() int { return r.index }
 func (s *scanner) unclosedAtEnd() {
 	if s.mode == modeBrace {
 		s.problems = append(s.problems, problem{s.braceOpen, fmt.Errorf("%w: '{' never closed before the end of the input", ErrUnterminatedComment)})
+	}
+}
+
+// tagArena hands out room for the tags of a batch's games from a few large
+// blocks kept from batch to batch, so that making games allocates nothing
+// once the blocks have grown, and a game's tags lie next to the game
+// before's.
+type tagArena struct {
+	blocks [][]Tag
+	cur    int
+}
+
+// reset makes all the room free again.
+func (a *tagArena) reset() {
+	a.cur = 0
+	if len(a.blocks) > 0 {
+		a.blocks[0] = a.blocks[0][:0]
+	}
+}
+
+// take returns an empty slice with room for n tags, which appending past
+// n does not share with anything else.
+func (a *tagArena) take(n int) []Tag {
+	for {
+		if a.cur == len(a.blocks) {
+			a.blocks = append(a.blocks, make([]Tag, 0, max(n, 4096)))
+		}
+		b := a.blocks[a.cur]
+		if l := len(b); cap(b)-l >= n {
+			a.blocks[a.cur] = b[:l+n]
+			return b[l:l:l+n]
+		}
+		if a.cur++; a.cur < len(a.blocks) {
+			a.blocks[a.cur] = a.blocks[a.cur][:0]
+		}
 	}
 }

@@ -204,7 +204,7 @@ type Batch struct {
 	vals     []byte
 	spans    []tagSpan
 	probs    []problem
-	tags     []Tag
+	tags     tagArena
 	meta     []batchGame
 	lonelyCR bool // the games' lines end with a lone CR, to put back
 	built    bool
@@ -267,24 +267,17 @@ func (b *Batch) Build() {
 	b.built = true
 	// Only now are the buffers final, so only now can games point into them.
 	b.Games = slicesResize(b.Games, len(b.meta))
-	b.tags = b.tags[:0]
+	b.tags.reset()
 	for i := range b.meta {
 		m := &b.meta[i]
 		g := &b.Games[i]
-		tags := g.Tags[:0]
 		probs := g.Problems[:0]
 		*g = m.game
-		g.Index += b.part.first
-		g.Tags, g.Problems = tags, probs
+		g.Tags, g.Problems = b.tags.take(m.spans[1]-m.spans[0]), probs
 		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]])
 	}
 	if b.lonelyCR {
-		if b.part.on {
-			// The rest, if any, goes back to the Reader as it was read.
-			swapLineEnds(b.raw[:b.part.rest])
-		} else {
-			swapLineEnds(b.raw)
-		}
+		swapLineEnds(b.raw)
 	}
 }
 
