@@ -315,7 +315,7 @@ func (a *tagArena) take(n int) []Tag {
 		b := a.blocks[a.cur]
 		if l := len(b); cap(b)-l >= n {
 			a.blocks[a.cur] = b[:l+n]
-			return b[l:l:l+n]
+			return b[l : l : l+n]
 		}
 		if a.cur++; a.cur < len(a.blocks) {
 			a.blocks[a.cur] = a.blocks[a.cur][:0]
