@@ -120,6 +120,7 @@ type Forest struct {
 	trees    []*Tree
 	byRoot   map[position.Key]int
 	s        *store // the positions of all trees
+	scratch  pruneScratch
 	// Summary counts what was done with the games selected.
 	Summary Summary
 	// Totals count every game read and the problems reported.
@@ -376,18 +377,21 @@ func (f *Forest) markSP(sp int) {
 // left a leaf by the round before is weighed against the others.
 func (f *Forest) prune(target int) {
 	st := f.s
-	root := make([]bool, st.nodes.len())
-	for _, t := range f.trees {
-		root[t.rootNode] = true
-	}
+	sc := &f.scratch
 	// byGames counts the leaves by their games, the last entry those
 	// with more: a sort of millions of leaves would cost more than the
 	// rest of pruning.
 	var byGames [256]int
 	for f.Len() > target {
+		// remap holds -2 for a root, then -1 for a leaf to drop.
+		sc.remap = slices.Grow(sc.remap[:0], st.nodes.len())[:st.nodes.len()]
+		clear(sc.remap)
+		for _, t := range f.trees {
+			sc.remap[t.rootNode] = -2
+		}
 		clear(byGames[:])
 		for i := range int32(st.nodes.len()) {
-			if n := st.nodes.at(i); n.first < 0 && !root[i] {
+			if n := st.nodes.at(i); n.first < 0 && sc.remap[i] == 0 {
 				byGames[min(int(n.games), len(byGames)-1)]++
 			}
 		}
@@ -399,36 +403,40 @@ func (f *Forest) prune(target int) {
 			return
 		}
 		need := min(f.Len()-target, byGames[limit])
-		dead := make([]bool, st.nodes.len())
 		left := need
 		for i := int32(st.nodes.len()) - 1; i >= 0 && left > 0; i-- {
-			if n := st.nodes.at(i); n.first < 0 && !root[i] && min(int(n.games), len(byGames)-1) == limit {
-				dead[i] = true
+			if n := st.nodes.at(i); n.first < 0 && sc.remap[i] == 0 && min(int(n.games), len(byGames)-1) == limit {
+				sc.remap[i] = -1
 				left--
 			}
 		}
-		remap := st.remove(dead)
-		root = root[:st.nodes.len()]
-		clear(root)
+		st.remove(sc)
 		for _, t := range f.trees {
-			t.rootNode = remap[t.rootNode]
-			t.index.renumber(remap)
-			root[t.rootNode] = true
+			t.rootNode = sc.remap[t.rootNode]
+			t.index.renumber(sc.remap, &sc.slots)
 		}
 		f.Summary.Pruned += int64(need)
 	}
 }
 
-// remove drops the nodes marked dead, the moves leading to them and the
-// moves from them, and returns the nodes' new indices (-1 for a node
-// dropped). Nodes and moves keep their order and are moved down in
-// place, so that pruning needs no second copy of the trees.
-func (s *store) remove(dead []bool) []int32 {
-	remap := make([]int32, s.nodes.len())
+// pruneScratch is the memory pruning works in, kept from one pruning to
+// the next: a forest at its bound prunes again and again, and new memory
+// costs more to touch than the work done in it.
+type pruneScratch struct {
+	remap, edgeMap []int32
+	slots          []uint64
+}
+
+// remove drops the nodes whose sc.remap is -1, which must have no moves
+// from them (leaves), and the moves leading to them, and leaves in
+// sc.remap the nodes' new indices (-1 for a node dropped). Nodes and
+// moves keep their order and are moved down in place, each list in one
+// pass, so that pruning needs no second copy of the trees.
+func (s *store) remove(sc *pruneScratch) {
+	remap := sc.remap
 	kept := int32(0)
 	for i := range remap {
-		if dead[i] {
-			remap[i] = -1
+		if remap[i] == -1 {
 			continue
 		}
 		remap[i] = kept
@@ -438,64 +446,51 @@ func (s *store) remove(dead []bool) []int32 {
 		}
 		kept++
 	}
-	// The moves of each node kept are linked again past the moves
-	// dropped, still by their old indices; the moves of nodes dropped
-	// are dropped with them.
-	edgeMap := make([]int32, s.links.len())
-	for i := range kept {
-		n := s.nodes.at(i)
-		first, last := int32(-1), int32(-1)
-		for e := n.first; e >= 0; {
-			l := s.links.at(e)
-			next := l.next
-			if remap[l.child] >= 0 {
-				edgeMap[e] = 1
-				if last >= 0 {
-					s.links.at(last).next = e
-				} else {
-					first = e
-				}
-				last = e
-			}
-			e = next
-		}
-		if last >= 0 {
-			s.links.at(last).next = -1
-		}
-		n.first = first
-	}
+	// A move is dropped with the position it leads to.
+	sc.edgeMap = slices.Grow(sc.edgeMap[:0], s.links.len())[:s.links.len()]
+	edgeMap := sc.edgeMap
 	ekept := int32(0)
 	for e := range edgeMap {
-		if edgeMap[e] == 0 {
+		if remap[s.links.at(int32(e)).child] < 0 {
 			edgeMap[e] = -1
 			continue
 		}
 		edgeMap[e] = ekept
 		ekept++
 	}
+	// A link to a move dropped is to the next move kept, found through
+	// the dropped ones, whose links are left as they were until every
+	// link is settled; then the moves kept are moved down.
+	kept1 := func(e int32) int32 {
+		for e >= 0 && edgeMap[e] < 0 {
+			e = s.links.at(e).next
+		}
+		if e < 0 {
+			return -1
+		}
+		return edgeMap[e]
+	}
 	for e := range edgeMap {
-		to := edgeMap[e]
-		if to < 0 {
-			continue
+		if edgeMap[e] >= 0 {
+			l := s.links.at(int32(e))
+			l.next = kept1(l.next)
+			l.child = remap[l.child]
 		}
-		l := *s.links.at(int32(e))
-		l.child = remap[l.child]
-		if l.next >= 0 {
-			l.next = edgeMap[l.next]
-		}
-		*s.links.at(to) = l
-		*s.counts.at(to) = *s.counts.at(int32(e))
 	}
 	for i := range kept {
-		if n := s.nodes.at(i); n.first >= 0 {
-			n.first = edgeMap[n.first]
+		n := s.nodes.at(i)
+		n.first = kept1(n.first)
+	}
+	for e, to := range edgeMap {
+		if to >= 0 && to != int32(e) {
+			*s.links.at(to) = *s.links.at(int32(e))
+			*s.counts.at(to) = *s.counts.at(int32(e))
 		}
 	}
 	s.nodes.truncate(kept)
 	s.keys.truncate(kept)
 	s.links.truncate(ekept)
 	s.counts.truncate(ekept)
-	return remap
 }
 
 // Fate is what a Walker did with a game.

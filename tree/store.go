@@ -136,11 +136,14 @@ func (x *index) grow() {
 
 // renumber gives the nodes the numbers of remap (-1 for a node
 // dropped), placing the slots kept again by the hashes they hold. The
-// table keeps its size: placed in the old table's order into a smaller
-// one, the slots would pile up into long runs.
-func (x *index) renumber(remap []int32) {
-	old := x.slots
-	x.slots, x.n = make([]uint64, len(old)), 0
+// table keeps its size (placed in the old table's order into a smaller
+// one, the slots would pile up into long runs) and its memory: the old
+// slots are copied to scratch first.
+func (x *index) renumber(remap []int32, scratch *[]uint64) {
+	old := append((*scratch)[:0], x.slots...)
+	*scratch = old
+	clear(x.slots)
+	x.n = 0
 	for _, s := range old {
 		if s == 0 {
 			continue

@@ -625,6 +625,24 @@ func TestMaxNodes(t *testing.T) {
 			if walked != f.Len() {
 				t.Errorf("the walk meets %d positions of %d", walked, f.Len())
 			}
+			// Every position kept is found by its key, at its index.
+			indexed := 0
+			for _, tr := range f.trees {
+				for _, slot := range tr.index.slots {
+					if slot == 0 {
+						continue
+					}
+					n := int32(uint32(slot)) - 1
+					k := f.s.keys.at(n)
+					if got, _ := tr.index.find(k, k.Hash(), &f.s.keys); got != n {
+						t.Fatalf("node %d found at %d by its key", n, got)
+					}
+					indexed++
+				}
+			}
+			if indexed != f.Len() {
+				t.Errorf("%d positions indexed of %d", indexed, f.Len())
+			}
 			if strings.Contains(f.String(), "pruned") != (f.Summary.Pruned > 0) {
 				t.Errorf("String() = %q", f.String())
 			}
