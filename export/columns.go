@@ -68,6 +68,9 @@ type row struct {
 	moves          []byte
 	movesOK        bool
 	errText        []byte
+	// tagsUTF8 reports that the game's tag section is valid UTF-8, and so
+	// every tag value; fileUTF8 the same of file.
+	tagsUTF8, fileUTF8 bool
 }
 
 // cell is one value of a row. Strings point into the game or the
@@ -78,6 +81,9 @@ type cell struct {
 	f    float64
 	s    []byte
 	tags []pgn.Tag // Map
+	// utf8 reports that s, or the map's names and values, are known to be
+	// valid UTF-8, so that encoding them needs no check.
+	utf8 bool
 }
 
 // The tags the default columns read, each with its slot in row.slots.
@@ -111,8 +117,55 @@ var fixedTags = [fixedSlots]string{
 	slotUTCTime: "UTCTime", slotECO: "ECO", slotOpening: "Opening", slotTermination: "Termination",
 }
 
+// fixedSlot returns the slot of a tag the default columns read, or -1.
+// A switch finds it in a few comparisons, where a map would hash the name.
+func fixedSlot(name []byte) int {
+	switch string(name) {
+	case "Event":
+		return slotEvent
+	case "Site":
+		return slotSite
+	case "Date":
+		return slotDate
+	case "Round":
+		return slotRound
+	case "White":
+		return slotWhite
+	case "Black":
+		return slotBlack
+	case "Result":
+		return slotResult
+	case "FEN":
+		return slotFEN
+	case "WhiteElo":
+		return slotWhiteElo
+	case "BlackElo":
+		return slotBlackElo
+	case "WhiteTitle":
+		return slotWhiteTitle
+	case "BlackTitle":
+		return slotBlackTitle
+	case "TimeControl":
+		return slotTimeControl
+	case "UTCDate":
+		return slotUTCDate
+	case "UTCTime":
+		return slotUTCTime
+	case "ECO":
+		return slotECO
+	case "Opening":
+		return slotOpening
+	case "Termination":
+		return slotTermination
+	}
+	return -1
+}
+
 func tagText(slot int) func(x *row, c *cell) {
-	return func(x *row, c *cell) { setText(c, x.slots[slot]) }
+	return func(x *row, c *cell) {
+		setText(c, x.slots[slot])
+		c.utf8 = x.tagsUTF8
+	}
 }
 
 func setText(c *cell, v []byte) {
@@ -190,7 +243,7 @@ func rankColumn(side int) func(x *row, c *cell) {
 			c.null = true
 			return
 		}
-		c.s = ranks[sp][:]
+		c.s, c.utf8 = ranks[sp][:], true
 	}
 }
 
@@ -224,11 +277,11 @@ func gameStart(g *pgn.Game) (offset int64, line int) {
 // date_text and the replay's columns are in it too, and are chosen by the
 // format and the options.
 var builtin = []Column{
-	{Name: "file", Type: String, Required: true, Doc: "the input's name", compute: func(x *row, c *cell) { c.s = x.file }},
+	{Name: "file", Type: String, Required: true, Doc: "the input's name", compute: func(x *row, c *cell) { c.s, c.utf8 = x.file, x.fileUTF8 }},
 	{Name: "index", Type: Int64, Required: true, Doc: "the game's number in its file, from 1", compute: func(x *row, c *cell) { c.i = int64(x.g.Index) }},
 	{Name: "offset", Type: Int64, Required: true, Doc: "byte offset of the game's first tag in the decompressed input", compute: func(x *row, c *cell) { c.i, _ = gameStart(x.g) }},
 	{Name: "line", Type: Int64, Required: true, Doc: "line of the game's first tag", compute: func(x *row, c *cell) { _, l := gameStart(x.g); c.i = int64(l) }},
-	{Name: "kind", Type: String, Required: true, Doc: "chess960, dfrc, other or unknown", compute: func(x *row, c *cell) { c.s = kindNames[x.c.Start.Kind&3] }},
+	{Name: "kind", Type: String, Required: true, Doc: "chess960, dfrc, other or unknown", compute: func(x *row, c *cell) { c.s, c.utf8 = kindNames[x.c.Start.Kind&3], true }},
 	{Name: "sp", Type: Int32, Doc: "Scharnagl number 0..959 of a Chess960 start (518: standard chess)", compute: func(x *row, c *cell) { sp, ok := x.c.Start.SP(); setInt(c, sp, ok) }},
 	{Name: "fritz9", Type: Int32, Doc: "Fritz9 number 1..960 of a Chess960 start", compute: func(x *row, c *cell) {
 		_, ok := x.c.Start.SP()
@@ -267,7 +320,7 @@ var builtin = []Column{
 			c.null = true
 			return
 		}
-		c.s = speedNames[sp]
+		c.s, c.utf8 = speedNames[sp], true
 	}},
 	{Name: "utc_date", Type: Date, Doc: "the UTCDate tag when complete", compute: tagDate(slotUTCDate)},
 	{Name: "utc_time", Type: String, tag: "UTCTime", compute: tagText(slotUTCTime)},
@@ -285,16 +338,16 @@ var builtin = []Column{
 			c.i = 1
 		}
 	}},
-	{Name: "final_fen", Type: String, Doc: "the position after the main line, in the FEN tag's castling notation", compute: func(x *row, c *cell) { setText(c, x.finalFEN) }},
+	{Name: "final_fen", Type: String, Doc: "the position after the main line, in the FEN tag's castling notation", compute: func(x *row, c *cell) { setText(c, x.finalFEN); c.utf8 = true }},
 	{Name: "replay_error", Type: String, Doc: "why the game is not valid or cannot be checked", compute: func(x *row, c *cell) { setText(c, x.replayErr) }},
 	{Name: "moves", Type: String, Doc: "the first plies of the main line in UCI, castling as king takes rook", compute: func(x *row, c *cell) {
 		if !x.movesOK {
 			c.null = true
 			return
 		}
-		c.s = x.moves
+		c.s, c.utf8 = x.moves, true
 	}},
-	{Name: "tags", Type: Map, Doc: "every tag of the game, name to value", compute: func(x *row, c *cell) { c.tags = x.g.Tags }},
+	{Name: "tags", Type: Map, Doc: "every tag of the game, name to value", compute: func(x *row, c *cell) { c.tags, c.utf8 = x.g.Tags, x.tagsUTF8 }},
 }
 
 // replayColumns need the game replayed.

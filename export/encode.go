@@ -2,7 +2,6 @@ package export
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"math"
 	"strconv"
 	"time"
@@ -33,6 +32,14 @@ func utf8Text(scratch *[]byte, s []byte) []byte {
 	return b
 }
 
+// textOf returns s, a string of cell c, as UTF-8.
+func (k *worker) textOf(c *cell, s []byte) []byte {
+	if c.utf8 {
+		return s
+	}
+	return utf8Text(&k.text, s)
+}
+
 // appendDate appends days since 1970-01-01 as an ISO date.
 func appendDate(dst []byte, days int64) []byte {
 	return time.Unix(days*86400, 0).UTC().AppendFormat(dst, time.DateOnly)
@@ -53,7 +60,7 @@ func (k *worker) appendCSVRow(out []byte) []byte {
 		}
 		switch k.w.columns[i].Type {
 		case String:
-			out = csvfield.Append(out, utf8Text(&k.text, c.s))
+			out = csvfield.Append(out, k.textOf(c, c.s))
 		case Int32, Int64:
 			out = strconv.AppendInt(out, c.i, 10)
 		case Float:
@@ -113,7 +120,7 @@ func (k *worker) appendJSONRow(out []byte) []byte {
 		}
 		switch col.Type {
 		case String:
-			out = appendJSONString(out, utf8Text(&k.text, c.s))
+			out = appendJSONString(out, k.textOf(c, c.s))
 		case Int32, Int64:
 			out = strconv.AppendInt(out, c.i, 10)
 		case Float:
@@ -135,9 +142,9 @@ func (k *worker) appendJSONRow(out []byte) []byte {
 					out = append(out, ',')
 				}
 				n++
-				out = appendJSONString(out, utf8Text(&k.text, t.Name))
+				out = appendJSONString(out, k.textOf(c, t.Name))
 				out = append(out, ':')
-				out = appendJSONString(out, utf8Text(&k.text, t.Value))
+				out = appendJSONString(out, k.textOf(c, t.Value))
 			}
 			out = append(out, '}')
 		}
@@ -169,11 +176,7 @@ func (k *worker) appendParquetRow(out []byte) []byte {
 		out = append(out, 1)
 		switch k.w.columns[i].Type {
 		case String:
-			s := utf8Text(&k.text, c.s)
-			if k.w.dict[i] {
-				out = le.AppendUint64(out, maphash.Bytes(k.w.seed, s))
-			}
-			out = appendPlain(out, s)
+			out = appendPlain(out, k.textOf(c, c.s))
 		case Int32, Date:
 			out = le.AppendUint32(out, uint32(c.i))
 		case Int64:
@@ -192,8 +195,8 @@ func (k *worker) appendParquetRow(out []byte) []byte {
 			out = le.AppendUint32(out, uint32(n))
 			for j, t := range c.tags {
 				if firstTag(c, j) {
-					out = appendPlain(out, utf8Text(&k.text, t.Name))
-					out = appendPlain(out, utf8Text(&k.text, t.Value))
+					out = appendPlain(out, k.textOf(c, t.Name))
+					out = appendPlain(out, k.textOf(c, t.Value))
 				}
 			}
 		}

@@ -21,10 +21,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/csvfield"
@@ -139,11 +139,7 @@ type Writer struct {
 	nslots  int
 	replay  bool // a column needs the game replayed
 
-	pq *pqFile
-	// dict says which columns' strings a worker hashes for a Parquet
-	// dictionary, with seed, the same for every worker.
-	dict  []bool
-	seed  maphash.Seed
+	pq    *pqFile
 	rows  int64
 	tally startpos.Tally
 	err   error // the first error of writing; the Writer is then done
@@ -192,10 +188,6 @@ func NewWriter(w io.Writer, f Format, opts Options) (*Writer, error) {
 	case Parquet:
 		if ew.pq, err = newParquetWriter(w, cols); err != nil {
 			return nil, err
-		}
-		ew.seed = maphash.MakeSeed()
-		for i := range cols {
-			ew.dict = append(ew.dict, ew.pq.dictColumn(i))
 		}
 	}
 	return ew, nil
@@ -281,7 +273,7 @@ type worker struct {
 
 func (w *Writer) newWorker(file []byte) *worker {
 	k := &worker{w: w, cells: make([]cell, len(w.columns))}
-	k.x.file = file
+	k.x.file, k.x.fileUTF8 = file, utf8.Valid(file)
 	k.x.slots = make([][]byte, w.nslots)
 	if w.replay {
 		k.check = validate.New(validate.Options{})
@@ -306,8 +298,21 @@ func (k *worker) do(it *pipeline.Item[struct{}], out []byte) []byte {
 	g, x := it.Game, &k.x
 	x.g, x.c = g, &it.Class
 	clear(x.slots)
+	// One check of the tag section spares one of every value in it.
+	x.tagsUTF8 = false
+	if n := len(g.Tags); n > 0 {
+		start, end := g.Tags[0].Start, g.Tags[n-1].End
+		x.tagsUTF8 = 0 <= start && start <= end && end <= len(g.Raw) && utf8.Valid(g.Raw[start:end])
+	}
 	for _, t := range g.Tags {
-		if i, ok := k.w.slotOf[string(t.Name)]; ok && x.slots[i] == nil {
+		i := fixedSlot(t.Name)
+		if i < 0 && len(k.w.opts.Tags) > 0 {
+			var ok bool
+			if i, ok = k.w.slotOf[string(t.Name)]; !ok {
+				i = -1
+			}
+		}
+		if i >= 0 && x.slots[i] == nil {
 			v := t.Value
 			if v == nil {
 				v = empty

@@ -715,3 +715,59 @@ func BenchmarkRun(b *testing.B) {
 		}
 	}
 }
+
+// TestFixedSlot holds the switch that finds a default tag's slot to the
+// table of those tags.
+func TestFixedSlot(t *testing.T) {
+	for i, name := range fixedTags {
+		if got := fixedSlot([]byte(name)); got != i {
+			t.Errorf("%s: slot %d, want %d", name, got, i)
+		}
+	}
+	for _, name := range []string{"", "event", "Whiteelo", "Variant", "EventDate"} {
+		if got := fixedSlot([]byte(name)); got != -1 {
+			t.Errorf("%q: slot %d, want none", name, got)
+		}
+	}
+}
+
+// TestLatin1Tags holds that a game whose tag section is not UTF-8 has
+// its values written as UTF-8 all the same, in every format and in the
+// map of all tags, while the games around it keep theirs as they are.
+func TestLatin1Tags(t *testing.T) {
+	in := "[Event \"Zoë's\"]\n[White \"Zoë\"]\n[Result \"*\"]\n\n*\n\n" +
+		"[Event \"Open \xe0 Paris\"]\n[White \"M\xfcller\"]\n[Black \"Zoë\"]\n[Result \"*\"]\n\n*\n\n" +
+		"[Event \"Zoë's\"]\n[White \"Ana\"]\n[Result \"*\"]\n\n*\n\n"
+	want := []map[string]string{
+		{"event": "Zoë's", "white": "Zoë", "black": null},
+		{"event": "Open à Paris", "white": "Müller", "black": "Zoë"},
+		{"event": "Zoë's", "white": "Ana", "black": null},
+	}
+	for _, f := range formats {
+		t.Run(f.String(), func(t *testing.T) {
+			opts := Options{Columns: []string{"event", "white", "black"}}
+			if f != CSV {
+				opts.Columns = append(opts.Columns, "tags")
+				opts.AllTags = true
+			}
+			out, _ := exportBytes(t, []byte(in), f, opts, RunOptions{Jobs: 1})
+			if f != Parquet && !utf8.Valid(out) {
+				t.Errorf("the output is not UTF-8")
+			}
+			rows := readBack(t, out, f)
+			if len(rows) != len(want) {
+				t.Fatalf("%d rows, want %d", len(rows), len(want))
+			}
+			for i, w := range want {
+				for k, v := range w {
+					if rows[i][k] != v {
+						t.Errorf("row %d: %s = %q, want %q", i+1, k, rows[i][k], v)
+					}
+				}
+				if f != CSV && !strings.Contains(rows[i]["tags"], "White="+w["white"]) {
+					t.Errorf("row %d: tags %q lack White=%s", i+1, rows[i]["tags"], w["white"])
+				}
+			}
+		})
+	}
+}

@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"math/bits"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding/delta"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -30,15 +32,15 @@ var errCorrupt = errors.New("internal error: row encoding misread")
 
 // A row's binary form, as a worker appends it for add to read: per column
 // a byte, 0 for null and 1 for a value, then the value as Parquet's PLAIN
-// encoding has it (4 bytes for an int32 or a date, 8 for an int64 or a
-// double, 1 for a bool, a 4-byte length and the bytes for a string). A
-// string of a dictionary column has the 8 bytes of its hash (dictSeed)
-// before it; a map has a 4-byte count and that many keys and values,
-// each a string, key first.
+// encoding has it: 4 bytes for an int32 or a date, 8 for an int64 or a
+// double, 1 for a bool, a 4-byte length and the bytes for a string; a
+// map has a 4-byte count and that many keys and values, each a string,
+// key first.
 
-// Dictionary columns give up the dictionary for the rest of the file when
-// a row group's distinct values pass either bound: such a column is not
-// of low cardinality after all, and plain values compress as well.
+// A column chunk of strings, int32s, dates or doubles is written with a
+// dictionary unless its distinct values pass either bound; then that
+// column is not of low cardinality after all, is written PLAIN, and is
+// not tried again in later row groups.
 var (
 	maxDictValues = 1 << 15
 	maxDictBytes  = 1 << 20
@@ -51,42 +53,41 @@ type leaf struct {
 	typ      format.Type
 	optional bool // definition levels 0 (null) and 1
 	repeated bool // the map's key and value: repetition levels too
-	hashed   bool // a row has the hash of its string, for dict
-	useDict  bool // values go through dict, until it overflows
 	at       int  // the leaf's place among the file's leaves
 
 	rep, def []byte // one level per value, nulls included
 	data     []byte // PLAIN values; Bool: one byte per value, packed when written
-	idx      []uint32
-	dict     dictionary
-	values   int // levels, nulls included
+	values   int    // levels, nulls included
 	nulls    int64
 }
 
-// dictionary holds the distinct strings of a column chunk, PLAIN-encoded
-// one after the other, found by their hash in an open-addressing table.
+// dictionary holds the distinct values of a column chunk in their PLAIN
+// encoding, one after the other, found by their hash in an
+// open-addressing table.
 type dictionary struct {
 	plain  []byte
-	starts []int32
+	starts []int32 // where each value's bytes begin in plain
+	ends   []int32
 	hashes []uint64
 	slots  []int32 // entry+1, 0 when empty
+	idx    []uint32
+	// keys are the values of a dictionary of numbers, fixed their
+	// number; strings use starts, ends and hashes.
+	keys  []uint64
+	fixed int
 }
 
 func (d *dictionary) reset() {
-	d.plain, d.starts, d.hashes = d.plain[:0], d.starts[:0], d.hashes[:0]
+	d.plain, d.starts, d.ends, d.hashes, d.idx, d.keys = d.plain[:0], d.starts[:0], d.ends[:0], d.hashes[:0], d.idx[:0], d.keys[:0]
+	d.fixed = 0
 	clear(d.slots)
 }
 
-func (d *dictionary) entry(i int) []byte {
-	end := len(d.plain)
-	if i+1 < len(d.starts) {
-		end = int(d.starts[i+1])
-	}
-	return d.plain[d.starts[i]+4 : end]
-}
+func (d *dictionary) entry(i int) []byte { return d.plain[d.starts[i]:d.ends[i]] }
 
-// index returns the entry of s, whose hash is h, adding it when new.
-func (d *dictionary) index(h uint64, s []byte) uint32 {
+// index returns the entry of s, whose hash is h, adding it when new;
+// plain is how s is PLAIN-encoded.
+func (d *dictionary) index(h uint64, s, plain []byte) uint32 {
 	if 2*(len(d.starts)+1) > len(d.slots) {
 		d.grow()
 	}
@@ -95,10 +96,10 @@ func (d *dictionary) index(h uint64, s []byte) uint32 {
 		e := d.slots[i]
 		if e == 0 {
 			n := len(d.starts)
-			d.starts = append(d.starts, int32(len(d.plain)))
+			d.plain = append(d.plain, plain...)
+			d.starts = append(d.starts, int32(len(d.plain)-len(s)))
+			d.ends = append(d.ends, int32(len(d.plain)))
 			d.hashes = append(d.hashes, h)
-			d.plain = binary.LittleEndian.AppendUint32(d.plain, uint32(len(s)))
-			d.plain = append(d.plain, s...)
 			d.slots[i] = int32(n + 1)
 			return uint32(n)
 		}
@@ -120,16 +121,115 @@ func (d *dictionary) grow() {
 	}
 }
 
-// fallBack turns the dictionary's indexes into PLAIN values.
-func (l *leaf) fallBack() {
-	l.useDict = false
-	for _, i := range l.idx {
-		e := l.dict.entry(int(i))
-		l.data = binary.LittleEndian.AppendUint32(l.data, uint32(len(e)))
-		l.data = append(l.data, e...)
+// mix spreads the bits of a number over the low bits the table uses.
+func mix(v uint64) uint64 {
+	h := v * 0x9e3779b97f4a7c15
+	return h ^ h>>32
+}
+
+// build makes the dictionary of a leaf's values; ok is false when they
+// pass the bounds. A value equal to the one before, as runs of an event
+// or a result are, costs no lookup.
+func (d *dictionary) build(l *leaf, seed maphash.Seed) (ok bool) {
+	d.reset()
+	if l.typ != format.ByteArray {
+		return d.buildFixed(l)
 	}
-	l.idx = l.idx[:0]
-	l.dict.reset()
+	data, le := l.data, binary.LittleEndian
+	var prev []byte
+	var prevIdx uint32
+	for pos := 0; pos < len(data); {
+		end := pos + 4 + int(le.Uint32(data[pos:]))
+		s := data[pos+4 : end]
+		if prev == nil || !bytes.Equal(s, prev) {
+			prevIdx = d.index(maphash.Bytes(seed, s), s, data[pos:end])
+			prev = s
+			if len(d.starts) > maxDictValues || len(d.plain) > maxDictBytes {
+				return false
+			}
+		}
+		d.idx = append(d.idx, prevIdx)
+		pos = end
+	}
+	return true
+}
+
+// buildFixed is build for int32s, dates and doubles, whose values are
+// compared as numbers.
+func (d *dictionary) buildFixed(l *leaf) (ok bool) {
+	width := 8
+	if l.typ == format.Int32 {
+		width = 4
+	}
+	data, le := l.data, binary.LittleEndian
+	d.plain = append(d.plain[:0], data[:width]...)
+	d.keys = append(d.keys[:0], 0)
+	if width == 4 {
+		d.keys[0] = uint64(le.Uint32(data))
+	} else {
+		d.keys[0] = le.Uint64(data)
+	}
+	prev, prevIdx := d.keys[0], uint32(0)
+	if len(d.slots) < 64 {
+		d.slots = make([]int32, 64)
+	}
+	mask := uint64(len(d.slots) - 1)
+	d.slots[mix(prev)&mask] = 1
+	for pos := 0; pos < len(data); pos += width {
+		var v uint64
+		if width == 4 {
+			v = uint64(le.Uint32(data[pos:]))
+		} else {
+			v = le.Uint64(data[pos:])
+		}
+		if v != prev {
+			prev = v
+			for i := mix(v) & mask; ; i = (i + 1) & mask {
+				e := d.slots[i]
+				if e == 0 {
+					prevIdx = uint32(len(d.keys))
+					d.keys = append(d.keys, v)
+					d.plain = append(d.plain, data[pos:pos+width]...)
+					d.slots[i] = int32(prevIdx + 1)
+					if 2*len(d.keys) > len(d.slots) {
+						if len(d.keys) > maxDictValues {
+							return false
+						}
+						d.growFixed()
+						mask = uint64(len(d.slots) - 1)
+					}
+					break
+				}
+				if d.keys[e-1] == v {
+					prevIdx = uint32(e - 1)
+					break
+				}
+			}
+		}
+		d.idx = append(d.idx, prevIdx)
+	}
+	d.fixed = len(d.keys)
+	return len(d.keys) <= maxDictValues
+}
+
+func (d *dictionary) growFixed() {
+	d.slots = make([]int32, 2*len(d.slots))
+	mask := uint64(len(d.slots) - 1)
+	for n, v := range d.keys {
+		i := mix(v) & mask
+		for d.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		d.slots[i] = int32(n + 1)
+	}
+}
+
+// size returns the number of values in the dictionary.
+func (d *dictionary) size() int {
+	if d.fixed > 0 {
+		return d.fixed
+	}
+	return len(d.starts)
 }
 
 // pqFile writes a Parquet file of the export's columns.
@@ -145,8 +245,7 @@ type pqFile struct {
 	// slot says how to read each column of a row into leaves, spareSlot
 	// into spare.
 	slot, spareSlot []slot
-	first           []int  // each column's first leaf
-	noDict          []bool // by leaf: its dictionary overflowed, for good
+	first           []int // each column's first leaf
 
 	schema    []format.SchemaElement
 	rows      int64
@@ -163,7 +262,11 @@ type pqFile struct {
 	pos             int64
 	enc             *zstd.Encoder
 	groups          []format.RowGroup
+	noDict          []bool // by leaf: its dictionary overflowed, for good
+	dict            dictionary
+	seed            maphash.Seed
 	page, comp, buf []byte // scratch
+	ints            []int64
 }
 
 // newParquetWriter writes the file's magic number and returns the writer
@@ -217,6 +320,7 @@ func newParquetWriter(out io.Writer, cols []Column) (*pqFile, error) {
 	p.leaves = p.newLeaves()
 	p.slot = p.slots(p.leaves)
 	p.noDict = make([]bool, len(p.leaves))
+	p.seed = maphash.MakeSeed()
 	if err := p.write([]byte("PAR1")); err != nil {
 		return nil, err
 	}
@@ -238,8 +342,7 @@ func (p *pqFile) newLeaves() []*leaf {
 		l := &leaf{name: []string{c.Name}, optional: !c.Required, at: len(leaves)}
 		switch c.Type {
 		case String:
-			l.typ, l.hashed = format.ByteArray, true
-			l.useDict = l.hashed
+			l.typ = format.ByteArray
 		case Int32, Date:
 			l.typ = format.Int32
 		case Int64:
@@ -259,12 +362,6 @@ func stringElement(name string, rep format.FieldRepetitionType) format.SchemaEle
 		ConvertedType: thrift.New(deprecated.UTF8), LogicalType: format.LogicalType{Value: &format.StringType{}}}
 }
 
-// dictColumn reports whether the worker is to hash column i's strings
-// for a dictionary.
-func (p *pqFile) dictColumn(i int) bool {
-	return p.leaves[p.first[i]].hashed
-}
-
 func (p *pqFile) write(b []byte) error {
 	n, err := p.out.Write(b)
 	p.pos += int64(n)
@@ -275,7 +372,6 @@ func (p *pqFile) write(b []byte) error {
 const (
 	slotFixed  = iota // width bytes
 	slotString        // a length and the bytes
-	slotHashed        // a hash, a length and the bytes
 	slotMap           // a count and the keys and values
 )
 
@@ -296,9 +392,6 @@ func (p *pqFile) slots(leaves []*leaf) []slot {
 			s.kind = slotMap
 		case String:
 			s.kind = slotString
-			if s.leaf.hashed {
-				s.kind = slotHashed
-			}
 		case Int32, Date:
 			s.width = 4
 		case Int64, Float:
@@ -359,33 +452,15 @@ func (p *pqFile) add(b []byte) error {
 				pos++
 			}
 		default:
-			var h uint64
-			if s.kind == slotHashed {
-				if pos+8 > len(b) {
-					return errCorrupt
-				}
-				h = le.Uint64(b[pos:])
-				pos += 8
-			}
 			if pos+4 > len(b) {
 				return errCorrupt
 			}
-			start := pos + 4
-			end := start + int(le.Uint32(b[pos:]))
-			if end > len(b) || end < start {
+			end := pos + 4 + int(le.Uint32(b[pos:]))
+			if end > len(b) || end < pos+4 {
 				return errCorrupt
 			}
-			if !l.useDict {
-				l.data = append(l.data, b[pos:end]...)
-				pos = end
-				continue
-			}
-			l.idx = append(l.idx, l.dict.index(h, b[start:end]))
+			l.data = append(l.data, b[pos:end]...)
 			pos = end
-			if len(l.dict.starts) > maxDictValues || len(l.dict.plain) > maxDictBytes {
-				l.fallBack()
-				p.noDict[l.at] = true
-			}
 		}
 	}
 	if pos != len(b) {
@@ -468,9 +543,6 @@ func (p *pqFile) flush() error {
 	}
 	p.leaves, p.spare = p.spare, full
 	p.slot, p.spareSlot = p.spareSlot, p.slot
-	for _, l := range p.leaves {
-		l.useDict = l.hashed && !p.noDict[l.at]
-	}
 	p.groupRows, p.groupSize = 0, 0
 	p.writing = true
 	go func() { p.done <- p.writeGroup(full, rows) }()
@@ -498,23 +570,28 @@ func (p *pqFile) writeGroup(leaves []*leaf, rows int) error {
 		rg.TotalByteSize += cc.MetaData.TotalUncompressedSize
 		rg.TotalCompressedSize += cc.MetaData.TotalCompressedSize
 		rg.Columns = append(rg.Columns, cc)
-		l.rep, l.def, l.data, l.idx = l.rep[:0], l.def[:0], l.data[:0], l.idx[:0]
+		l.rep, l.def, l.data = l.rep[:0], l.def[:0], l.data[:0]
 		l.values, l.nulls = 0, 0
-		l.dict.reset()
 	}
 	p.groups = append(p.groups, rg)
 	return nil
 }
 
-// writeChunk writes one column chunk of the row group.
+// writeChunk writes one column chunk of the row group: levels and
+// values PLAIN, except that int64s (the game's place in its file) are
+// delta-encoded and that strings, int32s, dates and doubles go through a
+// dictionary when it stays small.
 func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
 	md := format.ColumnMetaData{Type: l.typ, PathInSchema: l.name, Codec: format.Zstd, NumValues: int64(l.values)}
 	start := p.pos
-	dict := l.useDict && len(l.dict.starts) > 0
+	dict := l.typ != format.Boolean && l.typ != format.Int64 && !p.noDict[l.at] && len(l.data) > 0
+	if dict && !p.dict.build(l, p.seed) {
+		dict, p.noDict[l.at] = false, true
+	}
 	if dict {
 		md.DictionaryPageOffset = p.pos
-		h := format.PageHeader{Type: format.DictionaryPage, DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(len(l.dict.starts)), Encoding: format.Plain})}
-		if err := p.writePage(&h, l.dict.plain, &md); err != nil {
+		h := format.PageHeader{Type: format.DictionaryPage, DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(p.dict.size()), Encoding: format.Plain})}
+		if err := p.writePage(&h, p.dict.plain, &md); err != nil {
 			return format.ColumnChunk{}, err
 		}
 	}
@@ -530,9 +607,9 @@ func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
 	switch {
 	case dict:
 		encoding = format.RLEDictionary
-		width := max(bits.Len32(uint32(len(l.dict.starts)-1)), 1)
+		width := max(bits.Len32(uint32(p.dict.size()-1)), 1)
 		page = append(page, byte(width))
-		page = appendHybrid(page, l.idx, uint(width))
+		page = appendHybrid(page, p.dict.idx, uint(width))
 	case l.typ == format.Boolean:
 		var acc byte
 		for i, v := range l.data {
@@ -544,6 +621,16 @@ func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
 		if len(l.data)&7 != 0 {
 			page = append(page, acc)
 		}
+	case l.typ == format.Int64:
+		encoding = format.DeltaBinaryPacked
+		p.ints = p.ints[:0]
+		for i := 0; i+8 <= len(l.data); i += 8 {
+			p.ints = append(p.ints, int64(binary.LittleEndian.Uint64(l.data[i:])))
+		}
+		var err error
+		if page, err = deltaInt64.EncodeInt64(page, p.ints); err != nil {
+			return format.ColumnChunk{}, err
+		}
 	default:
 		page = append(page, l.data...)
 	}
@@ -554,13 +641,17 @@ func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
 	if err := p.writePage(&h, page, &md); err != nil {
 		return format.ColumnChunk{}, err
 	}
-	md.Encoding = thrift.Slice[format.Encoding]{format.Plain, format.RLE}
+	md.Encoding = thrift.Slice[format.Encoding]{encoding, format.RLE}
 	if dict {
-		md.Encoding = append(md.Encoding, format.RLEDictionary)
+		md.Encoding = thrift.Slice[format.Encoding]{format.Plain, format.RLE, format.RLEDictionary}
 	}
-	md.Statistics = l.statistics()
+	md.Statistics = p.statistics(l, dict)
 	return format.ColumnChunk{FileOffset: start, MetaData: md}, nil
 }
+
+// deltaInt64 encodes the game's index, offset and line, which grow by
+// small steps: a few bits a row instead of 8 bytes to compress.
+var deltaInt64 delta.BinaryPackedEncoding
 
 // writePage compresses a page and writes it with its header.
 func (p *pqFile) writePage(h *format.PageHeader, page []byte, md *format.ColumnMetaData) error {
@@ -582,11 +673,24 @@ func (p *pqFile) writePage(h *format.PageHeader, page []byte, md *format.ColumnM
 // statistics returns the column chunk's null count, and its least and
 // greatest values where they cost little to find: numbers, dates and the
 // strings of a dictionary.
-func (l *leaf) statistics() format.Statistics {
+func (p *pqFile) statistics(l *leaf, dict bool) format.Statistics {
 	s := format.Statistics{NullCount: l.nulls}
 	le := binary.LittleEndian
 	switch {
-	case len(l.data) == 0 && len(l.idx) == 0:
+	case len(l.data) == 0:
+	case dict && l.typ == format.ByteArray:
+		d := &p.dict
+		lo, hi := d.entry(0), d.entry(0)
+		for i := 1; i < len(d.starts); i++ {
+			e := d.entry(i)
+			if bytes.Compare(e, lo) < 0 {
+				lo = e
+			}
+			if bytes.Compare(e, hi) > 0 {
+				hi = e
+			}
+		}
+		s.MinValue, s.MaxValue = bytes.Clone(lo), bytes.Clone(hi)
 	case l.typ == format.Int32:
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 		for i := 0; i+4 <= len(l.data); i += 4 {
@@ -612,18 +716,6 @@ func (l *leaf) statistics() format.Statistics {
 		if any {
 			s.MinValue, s.MaxValue = le.AppendUint64(nil, math.Float64bits(lo)), le.AppendUint64(nil, math.Float64bits(hi))
 		}
-	case l.typ == format.ByteArray && l.useDict:
-		lo, hi := l.dict.entry(0), l.dict.entry(0)
-		for i := 1; i < len(l.dict.starts); i++ {
-			e := l.dict.entry(i)
-			if bytes.Compare(e, lo) < 0 {
-				lo = e
-			}
-			if bytes.Compare(e, hi) > 0 {
-				hi = e
-			}
-		}
-		s.MinValue, s.MaxValue = bytes.Clone(lo), bytes.Clone(hi)
 	}
 	return s
 }
@@ -663,10 +755,10 @@ func appendLevels(dst, levels []byte) []byte {
 }
 
 // appendHybrid appends v in Parquet's RLE/bit-packed hybrid encoding with
-// the bit width given: a run of 8 or more equal values as one RLE run,
-// the rest bit-packed in groups of 8, the last group padded with zeros.
-// A bit-packed run holds at most 63 groups, so that its header is one
-// byte, written in place once the run is done.
+// the bit width given (at most 32): a run of 8 or more equal values as
+// one RLE run, the rest bit-packed in groups of 8, the last group padded
+// with zeros. A bit-packed run holds at most 63 groups, so that its
+// header is one byte, written in place once the run is done.
 func appendHybrid[T byte | uint32](dst []byte, v []T, width uint) []byte {
 	header, groups := -1, 0
 	end := func() {
@@ -675,11 +767,17 @@ func appendHybrid[T byte | uint32](dst []byte, v []T, width uint) []byte {
 		}
 		header, groups = -1, 0
 	}
+	levels, _ := any(v).([]byte)
 	n := len(v)
 	for i := 0; i < n; {
-		r := 1
-		for i+r < n && v[i+r] == v[i] {
-			r++
+		var r int
+		if levels != nil {
+			r = runOfBytes(levels[i:])
+		} else {
+			r = 1
+			for i+r < n && v[i+r] == v[i] {
+				r++
+			}
 		}
 		if r >= 8 {
 			end()
@@ -694,20 +792,25 @@ func appendHybrid[T byte | uint32](dst []byte, v []T, width uint) []byte {
 			header = len(dst)
 			dst = append(dst, 0)
 		}
-		var acc uint64
-		var nbits uint
+		// 8 values of width bits are width bytes: at most 4 words.
+		var words [4]uint64
+		bit := uint(0)
 		for j := range 8 {
 			var x uint64
 			if i+j < n {
 				x = uint64(v[i+j])
 			}
-			acc |= x << nbits
-			nbits += width
-			for nbits >= 8 {
-				dst = append(dst, byte(acc))
-				acc >>= 8
-				nbits -= 8
+			k, shift := bit>>6, bit&63
+			words[k] |= x << shift
+			if shift+width > 64 {
+				words[k+1] |= x >> (64 - shift)
 			}
+			bit += width
+		}
+		for k, left := 0, int(width); left > 0; k, left = k+1, left-8 {
+			at := len(dst)
+			dst = binary.LittleEndian.AppendUint64(dst, words[k])
+			dst = dst[:at+min(left, 8)]
 		}
 		i += 8
 		if groups++; groups == 63 {
@@ -716,4 +819,18 @@ func appendHybrid[T byte | uint32](dst []byte, v []T, width uint) []byte {
 	}
 	end()
 	return dst
+}
+
+// runOfBytes returns how many bytes at the start of b equal the first,
+// comparing 8 at a time: levels come in long runs.
+func runOfBytes(b []byte) int {
+	r := 1
+	first := uint64(b[0]) * 0x0101010101010101
+	for r+8 <= len(b) && binary.LittleEndian.Uint64(b[r:]) == first {
+		r += 8
+	}
+	for r < len(b) && b[r] == b[0] {
+		r++
+	}
+	return r
 }
