@@ -26,12 +26,13 @@ type Options struct {
 	// Depth is the number of plies each tree holds below its root; 0
 	// means DefaultDepth.
 	Depth int
-	// MaxNodes bounds the positions held by all trees together; 0 means
-	// no bound. A position takes about NodeBytes. When the bound is reached, the positions with no move
-	// from them (the leaves) that the fewest games reached are dropped,
-	// with the moves leading to them, down to three quarters of the
-	// bound; Summary.Pruned counts them. A position dropped and reached
-	// again later counts only the games from then on.
+	// MaxNodes bounds the positions held by all trees together, each
+	// about NodeBytes; 0 means no bound. When the bound is passed, the
+	// positions with no move from them (the leaves) that the fewest games
+	// reached are dropped, the newest first of equally played ones, with
+	// the moves leading to them, down to three quarters of the bound;
+	// Summary.Pruned counts them. A position dropped and reached again
+	// later counts only the games from then on.
 	MaxNodes int
 	// Start, if set, is the one start position whose games are taken,
 	// whatever its kind (a Chess960 array, a DFRC pair, any position set
@@ -50,11 +51,12 @@ type Options struct {
 }
 
 // NodeBytes is about what a position of a tree takes in memory: its
-// counts and key (64 bytes), the move leading to it (76 bytes, a tree
-// having about one move per position) and its slot in the index of its
-// tree (8 bytes, in a table between three eighths and three quarters
-// full). BenchmarkBuild measures it.
-const NodeBytes = 160
+// counts and key (64 bytes), the move leading to it (20 bytes, a tree
+// having about one move per position; 64 more for a move two games or
+// more played, which random games' moves rarely are) and its slot in the
+// index of its tree (8 bytes, in a table between three eighths and three
+// quarters full). BenchmarkBuild measures it.
+const NodeBytes = 110
 
 // Summary counts what a Forest did with the games selected.
 type Summary struct {
@@ -482,15 +484,19 @@ func (s *store) remove(sc *pruneScratch) {
 		n.first = kept1(n.first)
 	}
 	for e, to := range edgeMap {
-		if to >= 0 && to != int32(e) {
-			*s.links.at(to) = *s.links.at(int32(e))
-			*s.counts.at(to) = *s.counts.at(int32(e))
+		switch l := s.links.at(int32(e)); {
+		case to < 0:
+			// The edge of a move dropped goes to a move to come.
+			if d := l.data(); d&inEdge != 0 {
+				s.freeCounts = append(s.freeCounts, int32(uint32(d)))
+			}
+		case to != int32(e):
+			*s.links.at(to) = *l
 		}
 	}
 	s.nodes.truncate(kept)
 	s.keys.truncate(kept)
 	s.links.truncate(ekept)
-	s.counts.truncate(ekept)
 }
 
 // Fate is what a Walker did with a game.

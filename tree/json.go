@@ -145,8 +145,8 @@ func appendNode(dst []byte, v *view) []byte {
 		if k > 0 {
 			dst = append(dst, ',')
 		}
-		c := m.c.export()
-		fig := figuresOf(&c)
+		c := &m.c
+		fig := figuresOf(c)
 		dst = appendJSONString(appendKey(append(dst, '{'), "move", true), m.san)
 		dst = appendJSONString(appendKey(dst, "uci", false), m.uci)
 		dst = appendIntField(dst, "to", int64(m.to))
@@ -483,7 +483,7 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 			EloGames: jm.EloGames, EloSum: jm.EloSum, OppGames: jm.OppGames, OppEloSum: jm.OppEloSum, OppNet: jm.OppNet,
 			YearGames: jm.YearGames, YearSum: jm.YearSum, Last: parseDate(jm.LastPlayed),
 		}
-		t.s.edge(at, m, child).addCounts(&c)
+		t.s.add(t.s.edge(at, m, child), &c)
 	}
 	return nil
 }

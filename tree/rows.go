@@ -207,13 +207,13 @@ func (t *Tree) plan(opts WalkOptions) *plan {
 		start := len(p.moves)
 		p.first = append(p.first, int32(start))
 		for e := s.nodes.at(n).first; e >= 0; e = s.links.at(e).next {
-			if int64(s.counts.at(e).games) >= minGames {
+			if int64(s.gamesOf(e)) >= minGames {
 				p.moves = append(p.moves, e)
 			}
 		}
 		mine := p.moves[start:]
 		slices.SortFunc(mine, func(x, y int32) int {
-			gx, gy := s.counts.at(x).games, s.counts.at(y).games
+			gx, gy := s.gamesOf(x), s.gamesOf(y)
 			return cmp.Or(cmp.Compare(gy, gx), cmp.Compare(uciKey(s.links.at(x).move, t.chess960), uciKey(s.links.at(y).move, t.chess960)))
 		})
 		// By index: the visits below append to p.moves, which may move
@@ -241,7 +241,7 @@ type view struct {
 type moveView struct {
 	san, uci []byte
 	to       int
-	c        *edge
+	c        Counts
 }
 
 // walk meets the positions of the tree in the order of its plan and hands
@@ -276,7 +276,7 @@ func (t *Tree) walk(p *plan, visit func(v *view) error) error {
 		for j, k := range taken {
 			u, end := ends[endBase+2*j], ends[endBase+2*j+1]
 			to := int(p.at(s.links.at(k).child)) - 1
-			moves = append(moves, moveView{san: names[off:u:u], uci: names[u:end:end], to: to, c: s.counts.at(k)})
+			moves = append(moves, moveView{san: names[off:u:u], uci: names[u:end:end], to: to, c: s.countsOf(k)})
 			off = end
 		}
 		v = view{index: i, ply: t.root.Plies + b.MovesPlayed(), line: line, fen: fenBuf, Results: nd.results(), moves: moves}
@@ -333,7 +333,7 @@ func (t *Tree) Nodes(opts WalkOptions) []Node {
 		n := Node{Index: v.index, Ply: v.ply, Line: string(v.line), FEN: string(v.fen), Results: v.Results, Moves: make([]Move, len(v.moves))}
 		for k := range v.moves {
 			mv := &v.moves[k]
-			m := Move{SAN: string(mv.san), UCI: string(mv.uci), To: mv.to, Counts: mv.c.export()}
+			m := Move{SAN: string(mv.san), UCI: string(mv.uci), To: mv.to, Counts: mv.c}
 			m.derive()
 			n.Moves[k] = m
 		}

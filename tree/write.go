@@ -229,8 +229,8 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 }
 
 func appendCSVRow(dst, sp []byte, v *view, m *moveView) []byte {
-	c := m.c.export()
-	fig := figuresOf(&c)
+	c := &m.c
+	fig := figuresOf(c)
 	dst = append(dst, sp...)
 	dst = append(dst, ',')
 	dst = strconv.AppendInt(dst, int64(v.ply), 10)
