@@ -88,11 +88,13 @@ func (r *Reader) ReadPart(b *Batch, size int) error {
 			p.cut = c
 			break
 		}
-		if len(raw) >= limit-1 || !cuttable {
+		// A game larger than a few parts is rare: rather than read on to
+		// MaxGameSize, let the Reader take it in order.
+		if len(raw) >= min(limit-1, 4*size) || !cuttable {
 			p.cut = -1
 			break
 		}
-		want = min(2*len(raw), limit-1)
+		want = min(2*len(raw), limit-1, 4*size)
 	}
 	p.lonelyCR = r.lineEnds == lineEndsCR
 	b.raw, b.lonelyCR, b.part = raw, p.lonelyCR, p
@@ -147,8 +149,9 @@ func (r *Reader) readInto(buf []byte, want int) []byte {
 }
 
 // lastCut returns the offset of the last line of b that probably starts a
-// game, a tag pair opened after a blank line, of which b holds the whole
-// line, so that the scanner can tell the game before it ended; or -1.
+// game, or -1: a tag pair opened after a blank line or after a line that is
+// not a tag pair (games with no blank line between them), of which b holds
+// the whole line, so that the scanner can tell the game before it ended.
 func lastCut(b []byte) int {
 	end := len(b)
 	for end > 1 {
@@ -157,7 +160,7 @@ func lastCut(b []byte) int {
 			return -1
 		}
 		end = k
-		if b[k-1] != '\n' || k+1 >= len(b) || !isLetter(b[k+1]) || !prevLineBlank(b, k-1) {
+		if b[k-1] != '\n' || k+1 >= len(b) || !isLetter(b[k+1]) || !afterMovetext(b, k-1) {
 			continue
 		}
 		if bytes.IndexByte(b[k:], '\n') >= 0 {
@@ -165,6 +168,17 @@ func lastCut(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// afterMovetext reports whether the line ending at b[nl] is blank or holds
+// no tag pair, and follows a line end.
+func afterMovetext(b []byte, nl int) bool {
+	start := bytes.LastIndexByte(b[:nl], '\n') + 1
+	if start == 0 {
+		return false
+	}
+	j := skipBlanks(b[:nl], start)
+	return j == nl || b[j] != '['
 }
 
 // ScanPart finds and makes the games of a part read by ReadPart, as Next

@@ -157,13 +157,24 @@ func TestReadPartMatchesNext(t *testing.T) {
 // TestReadPartConfirmsPlainCuts holds the point of reading in parts: on an
 // ordinary archive every cut is confirmed, so nothing is read twice.
 func TestReadPartConfirmsPlainCuts(t *testing.T) {
-	var b strings.Builder
-	for i := 0; i < 500; i++ {
-		fmt.Fprintf(&b, "[Event \"%d\"]\n[Site \"s\"]\n\n1. e4 {[%%clk 0:03:00]} 1... e5 {[%%clk 0:03:00]} 1-0\n\n", i)
+	game := "[Event \"%d\"]\n[Site \"s\"]\n\n1. e4 {[%%clk 0:03:00]} 1... e5 {[%%clk 0:03:00]} 1-0\n\n"
+	tests := []struct{ name, game string }{
+		{"blank line between games", game},
+		{"no blank line between games", strings.TrimSuffix(game, "\n")},
+		{"CRLF", strings.ReplaceAll(game, "\n", "\r\n")},
+		{"header only", "[Event \"%d\"]\n[Site \"s\"]\n\n"},
 	}
-	games, _, resumes := readInParts(t, b.String(), func(r io.Reader) io.Reader { return r }, 4096, 0)
-	if len(games) != 500 || resumes != 0 {
-		t.Fatalf("%d games with %d resumes, want 500 with none", len(games), resumes)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			for i := 0; i < 500; i++ {
+				fmt.Fprintf(&b, tc.game, i)
+			}
+			games, _, resumes := readInParts(t, b.String(), func(r io.Reader) io.Reader { return r }, 4096, 0)
+			if len(games) != 500 || resumes != 0 {
+				t.Fatalf("%d games with %d resumes, want 500 with none", len(games), resumes)
+			}
+		})
 	}
 }
 
