@@ -86,25 +86,25 @@ func mix64(a, b uint64) uint64 {
 func (k Key) AppendFEN(dst []byte, halfMove, fullMove int) []byte {
 	occupied := k.t0 | k.t1 | k.t2
 	for r := 7; r >= 0; r-- {
-		empty := byte(0)
-		for f := range 8 {
-			s := uint(8*r + f)
-			if occupied>>s&1 == 0 {
-				empty++
-				continue
+		// A rank's pieces are found by their bits, skipping the empty
+		// squares between them at once.
+		shift := uint(8 * r)
+		file := 0
+		for row := uint8(occupied >> shift); row != 0; row &= row - 1 {
+			f := bits.TrailingZeros8(row)
+			if f > file {
+				dst = append(dst, '0'+byte(f-file))
 			}
-			if empty > 0 {
-				dst = append(dst, '0'+empty)
-				empty = 0
-			}
+			s := shift + uint(f)
 			l := "\x00PNBRQK"[k.t0>>s&1|(k.t1>>s&1)<<1|(k.t2>>s&1)<<2]
 			if k.white>>s&1 == 0 {
 				l |= 0x20
 			}
 			dst = append(dst, l)
+			file = f + 1
 		}
-		if empty > 0 {
-			dst = append(dst, '0'+empty)
+		if file < 8 {
+			dst = append(dst, '0'+byte(8-file))
 		}
 		if r > 0 {
 			dst = append(dst, '/')

@@ -189,3 +189,27 @@ func TestKeyAppendFEN(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkKeyAppendFEN writes the FENs of random games' positions.
+func BenchmarkKeyAppendFEN(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var keys []Key
+	for len(keys) < 1000 {
+		bd, err := Start(rng.IntN(960))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for ply := 0; ply < 40; ply++ {
+			keys = append(keys, bd.Key())
+			moves := bd.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			bd.Push(moves[rng.IntN(len(moves))])
+		}
+	}
+	var buf []byte
+	for i := 0; b.Loop(); i++ {
+		buf = keys[i%len(keys)].AppendFEN(buf[:0], 0, 1)
+	}
+}
