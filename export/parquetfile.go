@@ -55,7 +55,10 @@ type leaf struct {
 	repeated bool // the map's key and value: repetition levels too
 	at       int  // the leaf's place among the file's leaves
 
-	rep, def []byte // one level per value, nulls included
+	// rep and def hold one level per value, nulls included. The def of
+	// a column that is not the map's has RowGroupSize bytes, written by
+	// row: the row group's rows are its first ones.
+	rep, def []byte
 	data     []byte // PLAIN values; Bool: one byte per value, packed when written
 	values   int    // levels, nulls included
 	nulls    int64
@@ -121,6 +124,31 @@ func (d *dictionary) grow() {
 	}
 }
 
+// sampleValues is the number of values after which a dictionary is
+// given up when most of them were distinct: names, sites and times
+// would only fill it to its bound, in vain.
+const sampleValues = 4096
+
+// hashString hashes s: inline for the short strings most values are,
+// with maphash for the rest.
+func hashString(s []byte, seed maphash.Seed) uint64 {
+	le := binary.LittleEndian
+	switch n := len(s); {
+	case n > 16:
+		return maphash.Bytes(seed, s)
+	case n >= 8:
+		return mix(mix(le.Uint64(s)^uint64(n)) ^ le.Uint64(s[n-8:]))
+	case n >= 4:
+		return mix(uint64(le.Uint32(s))<<32 | uint64(le.Uint32(s[n-4:])) ^ uint64(n)<<59)
+	default:
+		var v uint64
+		for _, c := range s {
+			v = v<<8 | uint64(c)
+		}
+		return mix(v ^ uint64(n)<<59)
+	}
+}
+
 // mix spreads the bits of a number over the low bits the table uses.
 func mix(v uint64) uint64 {
 	h := v * 0x9e3779b97f4a7c15
@@ -142,13 +170,16 @@ func (d *dictionary) build(l *leaf, seed maphash.Seed) (ok bool) {
 		end := pos + 4 + int(le.Uint32(data[pos:]))
 		s := data[pos+4 : end]
 		if prev == nil || !bytes.Equal(s, prev) {
-			prevIdx = d.index(maphash.Bytes(seed, s), s, data[pos:end])
+			prevIdx = d.index(hashString(s, seed), s, data[pos:end])
 			prev = s
 			if len(d.starts) > maxDictValues || len(d.plain) > maxDictBytes {
 				return false
 			}
 		}
 		d.idx = append(d.idx, prevIdx)
+		if len(d.idx) == sampleValues && 4*len(d.starts) > 3*sampleValues {
+			return false
+		}
 		pos = end
 	}
 	return true
@@ -207,6 +238,9 @@ func (d *dictionary) buildFixed(l *leaf) (ok bool) {
 			}
 		}
 		d.idx = append(d.idx, prevIdx)
+		if len(d.idx) == sampleValues && 4*len(d.keys) > 3*sampleValues {
+			return false
+		}
 	}
 	d.fixed = len(d.keys)
 	return len(d.keys) <= maxDictValues
@@ -340,6 +374,9 @@ func (p *pqFile) newLeaves() []*leaf {
 			continue
 		}
 		l := &leaf{name: []string{c.Name}, optional: !c.Required, at: len(leaves)}
+		if l.optional {
+			l.def = make([]byte, RowGroupSize)
+		}
 		switch c.Type {
 		case String:
 			l.typ = format.ByteArray
@@ -377,9 +414,10 @@ const (
 
 // slot says how add reads one column of a row, and where it puts it.
 type slot struct {
-	leaf  *leaf
-	kind  uint8
-	width uint8 // slotFixed's bytes
+	leaf     *leaf
+	kind     uint8
+	width    uint8 // slotFixed's bytes
+	optional bool  // its leaf's optional, at hand
 }
 
 // slots returns the columns' slots for the leaves given.
@@ -387,6 +425,7 @@ func (p *pqFile) slots(leaves []*leaf) []slot {
 	var slots []slot
 	for i, c := range p.cols {
 		s := slot{leaf: leaves[p.first[i]]}
+		s.optional = s.leaf.optional
 		switch c.Type {
 		case Map:
 			s.kind = slotMap
@@ -408,13 +447,13 @@ func (p *pqFile) slots(leaves []*leaf) []slot {
 // the group when it is full.
 func (p *pqFile) add(b []byte) error {
 	le := binary.LittleEndian
-	pos := 0
-	for k := range p.slot {
-		s := &p.slot[k]
+	pos, row, slots := 0, p.groupRows, p.slot
+	for k := range slots {
+		s := &slots[k]
 		if pos >= len(b) {
 			return errCorrupt
 		}
-		present := b[pos] != 0
+		flag := b[pos]
 		pos++
 		l := s.leaf
 		if s.kind == slotMap {
@@ -424,13 +463,11 @@ func (p *pqFile) add(b []byte) error {
 			}
 			continue
 		}
-		if l.optional {
-			if !present {
-				l.def = append(l.def, 0)
-				l.nulls++
+		if s.optional {
+			l.def[row] = flag
+			if flag == 0 {
 				continue
 			}
-			l.def = append(l.def, 1)
 		}
 		switch s.kind {
 		case slotFixed:
@@ -563,6 +600,10 @@ func (p *pqFile) wait() error {
 func (p *pqFile) writeGroup(leaves []*leaf, rows int) error {
 	rg := format.RowGroup{NumRows: int64(rows), FileOffset: p.pos, Ordinal: int16(len(p.groups))}
 	for _, l := range leaves {
+		if l.optional && !l.repeated {
+			l.def = l.def[:rows]
+			l.nulls = int64(bytes.Count(l.def, []byte{0}))
+		}
 		cc, err := p.writeChunk(l)
 		if err != nil {
 			return err
@@ -571,6 +612,9 @@ func (p *pqFile) writeGroup(leaves []*leaf, rows int) error {
 		rg.TotalCompressedSize += cc.MetaData.TotalCompressedSize
 		rg.Columns = append(rg.Columns, cc)
 		l.rep, l.def, l.data = l.rep[:0], l.def[:0], l.data[:0]
+		if l.optional && !l.repeated {
+			l.def = l.def[:RowGroupSize]
+		}
 		l.values, l.nulls = 0, 0
 	}
 	p.groups = append(p.groups, rg)

@@ -260,3 +260,42 @@ func TestEmptyParquet(t *testing.T) {
 		})
 	}
 }
+
+// TestDictionarySample holds that a column whose first values are
+// nearly all distinct gives its dictionary up early, whatever the bounds,
+// and that one whose values repeat keeps it.
+func TestDictionarySample(t *testing.T) {
+	var in strings.Builder
+	const games = 2 * sampleValues
+	for i := range games {
+		fmt.Fprintf(&in, "[Event \"e%d\"]\n[White \"w%d\"]\n[PlyCount \"%d\"]\n[BlackElo \"%d\"]\n[Result \"*\"]\n\n*\n\n", i%7, i, i, 1000+i%50)
+	}
+	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"event", "white", "plies", "black_elo"}}, RunOptions{Jobs: 1})
+	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		column string
+		dict   bool
+	}{
+		{"event", true},
+		{"white", false},
+		{"plies", false},
+		{"black_elo", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.column, func(t *testing.T) {
+			md := chunksOf(t, f, tc.column)[0]
+			if dict := slices.Contains(md.Encoding, format.RLEDictionary); dict != tc.dict {
+				t.Errorf("encodings %v; want a dictionary: %v", md.Encoding, tc.dict)
+			}
+		})
+	}
+	rows := readParquet(t, out)
+	for _, i := range []int{0, sampleValues - 1, sampleValues, games - 1} {
+		if r := rows[i]; r["white"] != fmt.Sprintf("w%d", i) || r["plies"] != strconv.Itoa(i) || r["black_elo"] != strconv.Itoa(1000+i%50) {
+			t.Errorf("row %d: %v", i+1, r)
+		}
+	}
+}
