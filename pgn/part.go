@@ -25,6 +25,7 @@ import (
 type part struct {
 	on       bool
 	cut      int   // where the next part begins; -1 when no cut was found
+	stop     int   // where the part's bytes end when there is no cut
 	eof      bool  // the part runs to the end of the input
 	line     int   // line number of raw[0]
 	off      int64 // input offset of raw[0]
@@ -42,7 +43,7 @@ type part struct {
 // of what was read when there is no cut.
 func (p *part) end(raw []byte) int {
 	if p.cut < 0 {
-		return len(raw)
+		return p.stop
 	}
 	return p.cut
 }
@@ -97,6 +98,12 @@ func (r *Reader) ReadPart(b *Batch, size int) error {
 		want = min(2*len(raw), limit-1, 4*size)
 	}
 	p.lonelyCR = r.lineEnds == lineEndsCR
+	p.stop = len(raw)
+	if r.lineEnds == lineEndsUnknown && p.stop > 0 && raw[p.stop-1] == '\r' {
+		// The byte after a first CR tells what ends lines: keep the CR
+		// with the bytes that bring it.
+		p.stop--
+	}
 	b.raw, b.lonelyCR, b.part = raw, p.lonelyCR, p
 
 	end := p.end(raw)
