@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/fields"
@@ -684,12 +685,16 @@ type walked struct {
 
 // Run adds every game of r that opts.Where selects to the forest's
 // trees, replaying games on up to opts.Jobs goroutines and adding them in
-// input order on the calling goroutine. It can be called again with the
-// same forest for further inputs.
+// input order. It can be called again with the same forest for further
+// inputs.
 func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	// A line's steps go back to the walkers once added: a game's line
 	// then costs no allocation.
 	var steps sync.Pool
+	var ad *adder
+	if opts.Jobs != 1 {
+		ad = f.startAdder(&steps)
+	}
 	job := pipeline.Job[walked]{
 		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
 			w := f.NewWalker()
@@ -711,6 +716,9 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			if !it.Selected {
 				return nil
 			}
+			if ad != nil {
+				return ad.add(&it.Value)
+			}
 			err := f.count(&it.Value)
 			if s := it.Value.line.Steps; cap(s) > 0 {
 				steps.Put(&s)
@@ -718,7 +726,91 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			return err
 		},
 	}
-	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
+	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
+	if ad != nil {
+		if aerr := ad.stop(); err == nil {
+			err = aerr
+		}
+	}
+	return err
+}
+
+// adder adds the walkers' lines to a forest on a goroutine of its own, in
+// the order it is given them: adding is most of the work of building a
+// tree of many positions, and the goroutine that keeps the input's
+// order has reading to do as well. Pruning, which looks at every tree,
+// is done there too.
+type adder struct {
+	lines   chan []walked
+	free    chan []walked
+	pending []walked
+	err     atomic.Pointer[error]
+	done    chan struct{}
+}
+
+// adderBatch is the number of lines handed over at once.
+const adderBatch = 256
+
+func (f *Forest) startAdder(steps *sync.Pool) *adder {
+	ad := &adder{lines: make(chan []walked, 4), free: make(chan []walked, 6), done: make(chan struct{})}
+	ad.pending = make([]walked, 0, adderBatch)
+	go func() {
+		defer close(ad.done)
+		for lines := range ad.lines {
+			for i := range lines {
+				if ad.err.Load() == nil {
+					if err := f.count(&lines[i]); err != nil {
+						ad.err.Store(&err)
+					}
+				}
+				if s := lines[i].line.Steps; cap(s) > 0 {
+					steps.Put(&s)
+				}
+			}
+			clear(lines)
+			select {
+			case ad.free <- lines[:0]:
+			default:
+			}
+		}
+	}()
+	return ad
+}
+
+// add hands v over to be added, and returns the error of a line added
+// before, if any.
+func (ad *adder) add(v *walked) error {
+	if err := ad.err.Load(); err != nil {
+		return *err
+	}
+	ad.pending = append(ad.pending, *v)
+	if len(ad.pending) == adderBatch {
+		ad.flush()
+	}
+	return nil
+}
+
+func (ad *adder) flush() {
+	if len(ad.pending) == 0 {
+		return
+	}
+	ad.lines <- ad.pending
+	select {
+	case ad.pending = <-ad.free:
+	default:
+		ad.pending = make([]walked, 0, adderBatch)
+	}
+}
+
+// stop waits for every line to be added.
+func (ad *adder) stop() error {
+	ad.flush()
+	close(ad.lines)
+	<-ad.done
+	if err := ad.err.Load(); err != nil {
+		return *err
+	}
+	return nil
 }
 
 // count adds a worker's result to the forest.
