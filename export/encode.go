@@ -167,14 +167,15 @@ func firstTag(c *cell, j int) bool {
 // appendParquetRow appends the row's binary form, which pqFile.add reads.
 func (k *worker) appendParquetRow(out []byte) []byte {
 	le := binary.LittleEndian
-	for i := range k.w.columns {
-		c := &k.cells[i]
+	cols, cells := k.w.columns, k.cells[:len(k.w.columns)]
+	for i := range cols {
+		c := &cells[i]
 		if c.null {
 			out = append(out, 0)
 			continue
 		}
 		out = append(out, 1)
-		switch k.w.columns[i].Type {
+		switch cols[i].Type {
 		case String:
 			out = appendPlain(out, k.textOf(c, c.s))
 		case Int32, Date:

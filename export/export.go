@@ -341,10 +341,11 @@ func (k *worker) do(it *pipeline.Item[struct{}], out []byte) []byte {
 	if k.check != nil {
 		k.replay(it)
 	}
-	for i := range k.w.columns {
-		c := &k.cells[i]
+	cols, cells := k.w.columns, k.cells[:len(k.w.columns)]
+	for i := range cols {
+		c := &cells[i]
 		*c = cell{}
-		k.w.columns[i].compute(x, c)
+		cols[i].compute(x, c)
 	}
 	switch k.w.format {
 	case CSV:

@@ -292,15 +292,15 @@ type pqFile struct {
 	writing bool
 
 	// What follows belongs to the goroutine writing a row group.
-	out             io.Writer
-	pos             int64
-	enc             *zstd.Encoder
-	groups          []format.RowGroup
-	noDict          []bool // by leaf: its dictionary overflowed, for good
-	dict            dictionary
-	seed            maphash.Seed
-	page, comp, buf []byte // scratch
-	ints            []int64
+	out        io.Writer
+	pos        int64
+	enc        *zstd.Encoder
+	groups     []format.RowGroup
+	noDict     []bool // by leaf: its dictionary overflowed, for good
+	dict       dictionary
+	seed       maphash.Seed
+	page, comp []byte // scratch
+	ints       []int64
 }
 
 // newParquetWriter writes the file's magic number and returns the writer
@@ -555,8 +555,10 @@ func (p *pqFile) addMap(key, val *leaf, b []byte, pos int) (end int, ok bool) {
 
 // rowGroupBytes bounds the memory of the row group being built, counted
 // as the bytes of the rows' binary form: long rows (many tags, many
-// moves) end a group before RowGroupSize rows.
-var rowGroupBytes int64 = 64 << 20
+// moves) end a group before RowGroupSize rows. Two groups are held, one
+// written while the next fills, each in slices that may be twice as long
+// as their values.
+var rowGroupBytes int64 = 16 << 20
 
 // flush hands the row group built so far to a goroutine that writes it,
 // once the one before is written, and goes on with the other set of
@@ -710,8 +712,10 @@ func (p *pqFile) writePage(h *format.PageHeader, page []byte, md *format.ColumnM
 	}
 	md.TotalUncompressedSize += int64(len(header) + len(page))
 	md.TotalCompressedSize += int64(len(header) + len(p.comp))
-	p.buf = append(append(p.buf[:0], header...), p.comp...)
-	return p.write(p.buf)
+	if err := p.write(header); err != nil {
+		return err
+	}
+	return p.write(p.comp)
 }
 
 // statistics returns the column chunk's null count, and its least and
