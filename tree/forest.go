@@ -498,6 +498,12 @@ func (s *store) remove(sc *pruneScratch) {
 	s.nodes.truncate(kept)
 	s.keys.truncate(kept)
 	s.links.truncate(ekept)
+	// The nodes and moves have new indices: the wide nodes are found
+	// again as they are looked through.
+	s.wide.reset()
+	for i := range kept {
+		s.nodes.at(i).mark = 0
+	}
 }
 
 // Fate is what a Walker did with a game.

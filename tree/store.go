@@ -155,3 +155,69 @@ func (x *index) renumber(remap []int32, scratch *[]uint64) {
 		}
 	}
 }
+
+// wideMoves is the number of moves past which a node's moves are found
+// through store.wide rather than by looking through its list.
+const wideMoves = 4
+
+// wideIndex finds a move by its node and itself: an open-addressing hash
+// table of the moves of the nodes marked wide. A move found there saves
+// looking through a list of twenty scattered in memory, at the start
+// positions every game passes through.
+type wideIndex struct {
+	slots []wideSlot
+	n     int
+}
+
+type wideSlot struct {
+	node int32 // + 1, 0 for an empty slot
+	edge int32
+	move position.Move
+}
+
+func wideHash(n int32, m position.Move) uint64 {
+	return (uint64(uint32(n))<<16 | uint64(m)) * 0x9e3779b97f4a7c15
+}
+
+// find returns the index of move m of node n, or -1.
+func (x *wideIndex) find(n int32, m position.Move) int32 {
+	if len(x.slots) == 0 {
+		return -1
+	}
+	mask := len(x.slots) - 1
+	for i := int(wideHash(n, m)>>32) & mask; ; i = (i + 1) & mask {
+		s := &x.slots[i]
+		if s.node == 0 {
+			return -1
+		}
+		if s.node == n+1 && s.move == m {
+			return s.edge
+		}
+	}
+}
+
+// insert adds move e, m of node n, which must not be there yet.
+func (x *wideIndex) insert(n int32, m position.Move, e int32) {
+	if (x.n+1)*2 > len(x.slots) {
+		old := x.slots
+		x.slots, x.n = make([]wideSlot, max(2*len(old), 1024)), 0
+		for _, s := range old {
+			if s.node != 0 {
+				x.insert(s.node-1, s.move, s.edge)
+			}
+		}
+	}
+	mask := len(x.slots) - 1
+	i := int(wideHash(n, m)>>32) & mask
+	for x.slots[i].node != 0 {
+		i = (i + 1) & mask
+	}
+	x.slots[i] = wideSlot{node: n + 1, edge: e, move: m}
+	x.n++
+}
+
+// reset empties the table, keeping its memory.
+func (x *wideIndex) reset() {
+	clear(x.slots)
+	x.n = 0
+}

@@ -123,6 +123,8 @@ type node struct {
 	first                              int32 // its first move, -1 for none
 	// mark is room for a walk of one tree to note what it knows of the
 	// node: trees share no node, so walks of two trees may run at once.
+	// While a tree grows, a mark of -1 says that the node's moves are in
+	// store.wide, and a move not found there is new.
 	mark int32
 }
 
@@ -138,6 +140,10 @@ type store struct {
 	counts chunked[edge]
 	// freeCounts are the edges of moves pruned, for moves to come.
 	freeCounts []int32
+	// wide finds the moves of the nodes with many, whose lists are long
+	// to look through: the start positions and those a move from them,
+	// where every game passes.
+	wide wideIndex
 }
 
 func (n *node) results() Results {
@@ -163,14 +169,21 @@ func (n *node) addGame(o Outcome) {
 	}
 }
 
+// wide marks a node whose moves are in store.wide.
+const wide = -1
+
 // findEdge returns the index of the move m of node n, or -1. A move
 // found is moved to the front of its node's list, so that the moves
 // most played are found first: the order of the list is not the order
 // moves are written in, which plan works out.
 func (s *store) findEdge(n int32, m position.Move) int32 {
 	nd := s.nodes.at(n)
+	if nd.mark == wide {
+		return s.wide.find(n, m)
+	}
 	prev := int32(-1)
-	for e := nd.first; e >= 0; {
+	steps := 0
+	for e := nd.first; e >= 0; steps++ {
 		l := s.links.at(e)
 		if l.move == m {
 			if prev >= 0 {
@@ -181,6 +194,12 @@ func (s *store) findEdge(n int32, m position.Move) int32 {
 			return e
 		}
 		prev, e = e, l.next
+	}
+	if steps >= wideMoves {
+		nd.mark = wide
+		for e := nd.first; e >= 0; e = s.links.at(e).next {
+			s.wide.insert(n, s.links.at(e).move, e)
+		}
 	}
 	return -1
 }
@@ -200,6 +219,9 @@ func (s *store) addEdge(n int32, m position.Move, child int32) int32 {
 	nd := s.nodes.at(n)
 	e := s.links.push(link{move: m, child: child, next: nd.first})
 	nd.first = e
+	if nd.mark == wide {
+		s.wide.insert(n, m, e)
+	}
 	return e
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/archivegen"
+	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
@@ -408,6 +410,39 @@ func counted(f *Forest) (nodes, moves map[string]int64) {
 	return nodes, moves
 }
 
+// oneStartGames returns n random games of the given plies from the
+// standard start, with random results: positions with many moves, and
+// moves many games played.
+func oneStartGames(t *testing.T, n, plies int) []byte {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(11, 12))
+	results := []string{"1-0", "0-1", "1/2-1/2", "*"}
+	var sb strings.Builder
+	for range n {
+		b, err := position.Start(numbering.StandardSP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		result := results[rng.IntN(len(results))]
+		fmt.Fprintf(&sb, "[Event \"?\"]\n[WhiteElo \"%d\"]\n[BlackElo \"%d\"]\n[Date \"2024.01.%02d\"]\n[Result \"%s\"]\n\n", 1500+rng.IntN(1000), 1500+rng.IntN(1000), 1+rng.IntN(28), result)
+		for ply := 0; ply < plies; ply++ {
+			moves := b.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			// Few moves from each position, so that games meet.
+			m := moves[rng.IntN(min(len(moves), 12))]
+			if ply%2 == 0 {
+				fmt.Fprintf(&sb, "%d. ", ply/2+1)
+			}
+			sb.WriteString(b.SAN(m) + " ")
+			b.Push(m)
+		}
+		sb.WriteString(result + "\n\n")
+	}
+	return []byte(sb.String())
+}
+
 func TestCountsMatchIndependentReplay(t *testing.T) {
 	gen := archivegen.Bytes(archivegen.Options{Seed: 7, Dialects: true, MeanPlies: 16}, 256<<10)
 	// Few start positions, so that games share openings: the archive's
@@ -421,6 +456,7 @@ func TestCountsMatchIndependentReplay(t *testing.T) {
 		{"fixture, 3 plies", readFixture(t), 3},
 		{"generated", gen, 8},
 		{"generated, deep", gen, 40},
+		{"one start, many moves from each position", oneStartGames(t, 600, 10), 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
