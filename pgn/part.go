@@ -206,6 +206,8 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 	if p.cut < 0 {
 		end = 0
 	}
+	// Looking for a NUL byte once in the part spares a look in each game.
+	mayHoldNUL := bytes.IndexByte(data, 0) >= 0
 	for pos < end {
 		// As in Reader.scanGame, the scanner sees at most limit bytes:
 		// a game it cannot end within them is cut into parts, which only
@@ -246,7 +248,7 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 			TagsIncomplete: s.tagsCut,
 		}
 		g.Tags, g.Problems = b.tags.take(len(s.tags)), probs
-		buildGame(g, data[pos:pos+n], vals, s.tags, s.problems)
+		buildGame(g, data[pos:pos+n], vals, s.tags, s.problems, mayHoldNUL)
 		line += bytes.Count(data[pos:pos+n], nl)
 		off += int64(n)
 		pos += n

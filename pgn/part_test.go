@@ -94,8 +94,8 @@ func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, siz
 // every game with Next's: bytes, numbers, lines, offsets, tags, problems.
 // The inputs hold what a guessed cut can get wrong: a comment left open
 // across a blank line and a tag, games with no blank line between them,
-// games larger than MaxGameSize, lone-CR and CRLF line ends, a BOM, and an
-// input ending in an open comment.
+// games larger than MaxGameSize, lone-CR and CRLF line ends, a BOM, a NUL
+// byte, and an input ending in an open comment.
 func TestReadPartMatchesNext(t *testing.T) {
 	var plain strings.Builder
 	for i := 0; i < 120; i++ {
@@ -109,7 +109,7 @@ func TestReadPartMatchesNext(t *testing.T) {
 		"[Event \"glued\"]\n1. e4 1-0\n[Event \"next\"]\n1. d4 0-1\n" +
 		"\n[Event \"big\"]\n\n" + strings.Repeat("1. e4 {long comment} ", 60) + "*\n\n" +
 		"\xef\xbb\xbf[Event \"bom\"]\n\n1. c4 *\n\n" +
-		"1. e4 e5 *\n\n" + base[:300] + "[Event \"last\"]\n\n1. e4 {open at the end\n"
+		"1. e4 e5 *\n\n" + "[Event \"nul\"]\n\n1. e4\x00 e5 *\n\n" + base[:300] + "[Event \"last\"]\n\n1. e4 {open at the end\n"
 	inputs := []struct{ name, input string }{
 		{"plain", base},
 		{"tricky", tricky},

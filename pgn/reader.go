@@ -274,7 +274,7 @@ func (b *Batch) Build() {
 		probs := g.Problems[:0]
 		*g = m.game
 		g.Tags, g.Problems = b.tags.take(m.spans[1]-m.spans[0]), probs
-		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]])
+		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]], true)
 	}
 	if b.lonelyCR {
 		swapLineEnds(b.raw)
@@ -436,12 +436,13 @@ func (r *Reader) build(g *Game, raw, vals []byte, spans []tagSpan, probs []probl
 	tags, gprobs := g.Tags[:0], g.Problems[:0]
 	r.setMeta(g, partial)
 	g.Tags, g.Problems = tags, gprobs
-	buildGame(g, raw, vals, spans, probs)
+	buildGame(g, raw, vals, spans, probs, true)
 }
 
 // buildGame sets g's bytes, tags and problems from what the scanner found.
-// g's metadata (line, partial, movetext...) is already set.
-func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem) {
+// g's metadata (line, partial, movetext...) is already set. mayHoldNUL false
+// says raw is known to hold no NUL byte.
+func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayHoldNUL bool) {
 	g.Raw = raw
 	n := len(raw)
 	if g.movetext < 0 || g.movetext > n {
@@ -485,8 +486,10 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem) {
 	case g.Partial:
 		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: g.Line, Err: fmt.Errorf("%w: over %d bytes; passed through in parts, unexamined", ErrGameTooLarge, n)})
 	default:
-		if i := bytes.IndexByte(raw, 0); i >= 0 {
-			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
+		if mayHoldNUL {
+			if i := bytes.IndexByte(raw, 0); i >= 0 {
+				g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
+			}
 		}
 		if mt := raw[g.movetext:]; len(mt) > 0 && !hasTermination(mt) && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
 			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(lastNonSpace(raw)), Err: ErrNoResult})
