@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -503,6 +504,9 @@ func (p *pqFile) add(b []byte) error {
 	if pos != len(b) {
 		return errCorrupt
 	}
+	if p.rows == 0 {
+		p.reserve(len(b))
+	}
 	p.rows++
 	p.groupRows++
 	p.groupSize += int64(len(b))
@@ -510,6 +514,18 @@ func (p *pqFile) add(b []byte) error {
 		return p.flush()
 	}
 	return nil
+}
+
+// reserve makes room in the leaves for a row group of rows like the
+// first one, of size bytes, so that they are not grown step by step, each
+// step copying what the last one held.
+func (p *pqFile) reserve(size int) {
+	rows := int(min(int64(RowGroupSize), rowGroupBytes/int64(max(size, 1))))
+	for _, l := range p.leaves {
+		if n := len(l.data); n > 0 {
+			l.data = slices.Grow(l.data, n*rows*5/4)
+		}
+	}
 }
 
 // addMap adds a map's entries, from b[pos:], to its key and value
@@ -573,6 +589,9 @@ func (p *pqFile) flush() error {
 	if p.spare == nil {
 		p.spare = p.newLeaves()
 		p.spareSlot = p.slots(p.spare)
+		for i, l := range p.spare {
+			l.data = make([]byte, 0, cap(p.leaves[i].data))
+		}
 	}
 	full, rows := p.leaves, p.groupRows
 	for _, l := range full {
