@@ -129,6 +129,12 @@ func TestTermination(t *testing.T) {
 		{"1. e4 {1-0}", "", -1},
 		{"", "", -1},
 		{"31. Qxf7#1-0", "", -1},
+		{"1. e4 1-0\n%an escape line", "1-0", 6},
+		{"1. e4 1-0\r%with lone CRs", "1-0", 6},
+		{"1. e4\n%escaped 1-0", "", -1},
+		{"%first\n1. e4 *", "*", 13},
+		{"1. e4 {[%clk 0:03:00]} 1-0", "1-0", 23},
+		{"1. e4 e5 % 1-0", "1-0", 11},
 	}
 	for _, tt := range tests {
 		m, off := Termination([]byte(tt.in))
