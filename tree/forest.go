@@ -530,7 +530,25 @@ type Walker struct {
 	// steps, if set, gives the slices for lines' Steps, which Run takes
 	// back once a line is added: a game's line then costs no allocation.
 	steps *sync.Pool
+	// starts are the start positions met, by their FEN tag, and
+	// standard the one of games without: each read once, since most
+	// archives have a few hundred, and reading one costs more than the
+	// rest of a short game's walk.
+	starts   map[string]*start
+	standard *start
 }
+
+// start is a start position as a Walker read it.
+type start struct {
+	pos  fen.Position
+	key  position.Key
+	hash uint64
+	sp   int // spOf(key)
+}
+
+// maxStarts bounds Walker.starts: an archive of set-up positions (puzzles,
+// endgames) has a start per game.
+const maxStarts = 4096
 
 // newSteps returns an empty slice for a line's Steps.
 func (w *Walker) newSteps() []Step {
@@ -572,31 +590,52 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	if !c.Counted || c.Start.Kind == startpos.Unknown || (w.sel == nil && sp < 0) {
 		return OtherStart, sp, false, nil
 	}
-	p := standard
+	var tag []byte
+	st := w.standard
 	if c.Start.FEN >= 0 {
-		var err error
-		if p, err = fen.ParseBytes(g.Tags[c.Start.FEN].Value); err != nil {
-			return OtherStart, sp, false, nil
+		tag = g.Tags[c.Start.FEN].Value
+		st = w.starts[string(tag)]
+	}
+	if st == nil {
+		p := standard
+		if tag != nil {
+			var err error
+			if p, err = fen.ParseBytes(tag); err != nil {
+				return OtherStart, sp, false, nil
+			}
+		}
+		st = &start{pos: p}
+		if err := w.board.SetPosition(p); err != nil {
+			line := g.Line
+			if tag != nil {
+				line = g.Tags[c.Start.FEN].Line
+			}
+			return OtherStart, sp, false, []*pgn.ParseError{replay.Problem(g, line, replay.GameError{Err: fmt.Errorf("%w: %w", startpos.ErrFEN, err)})}
+		}
+		st.key = w.board.Key()
+		st.hash, st.sp = st.key.Hash(), spOf(st.key)
+		switch {
+		case tag == nil:
+			w.standard = st
+		case w.starts == nil || len(w.starts) >= maxStarts:
+			w.starts = map[string]*start{string(tag): st}
+		default:
+			w.starts[string(tag)] = st
 		}
 	}
 	b := &w.board
-	if err := b.SetPosition(p); err != nil {
-		line := g.Line
-		if c.Start.FEN >= 0 {
-			line = g.Tags[c.Start.FEN].Line
-		}
-		return OtherStart, sp, false, []*pgn.ParseError{replay.Problem(g, line, replay.GameError{Err: fmt.Errorf("%w: %w", startpos.ErrFEN, err)})}
-	}
-	b.SetChess960(!(c.Start.Kind == startpos.Chess960 && sp == numbering.StandardSP))
-	k := b.Key()
+	// The board is set up at the game's first move: a game without
+	// moves needs none.
+	ready := false
+	k := st.key
 	var root position.Key
 	limit := w.depth
 	if w.sel == nil {
 		root = k
-		if spOf(k) != sp {
+		if st.sp != sp {
 			// The array set up otherwise (no castling rights, Black to
 			// move) is a start of its own, and a tree of its own.
-			l.start = &p
+			l.start = &st.pos
 		}
 	} else {
 		if k != w.sel.startKey {
@@ -607,7 +646,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	}
 	recording := k == root
 	if recording {
-		l.Steps = append(w.newSteps(), Step{Key: k, hash: k.Hash()})
+		l.Steps = append(w.newSteps(), Step{Key: k, hash: st.hash})
 	}
 	w.scan.Reset(g.Movetext(), g.MovetextLine())
 	for ply := 0; w.scan.Next(); {
@@ -616,6 +655,11 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 		}
 		if (recording && len(l.Steps) > w.depth) || (!recording && ply >= limit) {
 			break
+		}
+		if !ready {
+			b.SetPosition(st.pos) // set up once without error already
+			b.SetChess960(!(c.Start.Kind == startpos.Chess960 && sp == numbering.StandardSP))
+			ready = true
 		}
 		tok := w.scan.Token()
 		m, err := b.ParseMove(string(tok.Text))
