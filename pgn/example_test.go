@@ -60,3 +60,49 @@ func ExampleGame_AppendEdited() {
 	// Output:
 	// "[Event \"x\"]\r\n[Round \"3\"]\r\n[Result \"1-0\"]\r\n\r\n1. e4 *\r\n"
 }
+
+// Read an archive in parts, as a program with several workers does: each
+// part is scanned where it lies (here one after the other, in a real
+// program on the workers), numbered once the part before is counted, and
+// where a cut turns out wrong, the rest is given back to the Reader and
+// read in order. Here the input arrives in two pieces, as from a pipe; the
+// first ends with what looks like the start of a game but is inside the
+// second game's comment, so the cut guessed there is wrong.
+func ExampleReader_ReadPart() {
+	first := "[Event \"one\"]\n\n1. e4 *\n\n" +
+		"[Event \"two\"]\n\n1. d4 {a comment that runs on\n\n[Event \"not a game\"]\n"
+	second := "} *\n\n[Event \"three\"]\n\n1. c4 *\n"
+	r := pgn.NewReader(io.MultiReader(strings.NewReader(first), strings.NewReader(second)))
+	var b pgn.Batch
+	games := r.Games()
+	for {
+		if err := r.ReadPart(&b, 16); err == io.EOF {
+			break
+		} else if err != nil {
+			fmt.Println(err)
+			return
+		}
+		n, confirmed := b.ScanPart()
+		b.CountFrom(games)
+		games += n
+		for _, g := range b.Games {
+			event, _ := g.Tag("Event")
+			fmt.Printf("game %d at line %d: %s\n", g.Index, g.Line, event)
+		}
+		if confirmed {
+			continue
+		}
+		r.Resume(&b)
+		if err := r.ReadBatch(&b, 16); err == nil {
+			for _, g := range b.Games {
+				event, _ := g.Tag("Event")
+				fmt.Printf("game %d at line %d: %s (read in order)\n", g.Index, g.Line, event)
+			}
+			games = r.Games()
+		}
+	}
+	// Output:
+	// game 1 at line 1: one
+	// game 2 at line 5: two (read in order)
+	// game 3 at line 12: three
+}
