@@ -119,3 +119,30 @@ func BenchmarkShapesReadBatch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkShapesReadPart reads in parts and scans them, on one goroutine:
+// the work a run shares out over its workers, which ReadBatch does on the
+// goroutine that reads.
+func BenchmarkShapesReadPart(b *testing.B) {
+	for _, shape := range archiveShapes {
+		b.Run(shape.name, func(b *testing.B) {
+			var batch pgn.Batch
+			measure(b, shape.data(b), func(r *pgn.Reader) int {
+				n := 0
+				for {
+					if err := r.ReadPart(&batch, pipeline.BatchSize); err == io.EOF {
+						return n
+					} else if err != nil {
+						b.Fatal(err)
+					}
+					games, complete := batch.ScanPart()
+					if !complete {
+						b.Fatalf("a cut in a generated archive was not confirmed")
+					}
+					batch.CountFrom(n)
+					n += games
+				}
+			})
+		})
+	}
+}
