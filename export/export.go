@@ -139,10 +139,12 @@ type Writer struct {
 	nslots  int
 	replay  bool // a column needs the game replayed
 
-	pq    *pqFile
-	rows  int64
-	tally startpos.Tally
-	err   error // the first error of writing; the Writer is then done
+	pq *pqFile
+	// pending are the Parquet rows of the batch being emitted.
+	pending [][]byte
+	rows    int64
+	tally   startpos.Tally
+	err     error // the first error of writing; the Writer is then done
 }
 
 // NewWriter returns a Writer of rows in format f to w, with the columns
@@ -238,15 +240,29 @@ func (w *Writer) Run(ctx context.Context, r *pgn.Reader, file string, opts RunOp
 			}
 			w.rows++
 			if w.pq != nil {
-				return w.pq.add(it.Out)
+				w.pending = append(w.pending, it.Out)
 			}
 			return nil
 		},
 	}
+	popts := pipeline.Options(opts)
 	if w.pq == nil {
 		job.Output = w.out
+	} else {
+		// The runner reports progress once it has emitted a batch's
+		// games and before it reuses the batch's memory, which the rows
+		// pending point into: they are added then, all at once.
+		popts.Progress = func(games int) {
+			if err := w.pq.addRows(w.pending); err != nil && w.err == nil {
+				w.err = fmt.Errorf("writing Parquet: %w", err)
+			}
+			w.pending = w.pending[:0]
+			if opts.Progress != nil {
+				opts.Progress(games)
+			}
+		}
 	}
-	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &w.tally)
+	err := pipeline.Run(ctx, r, popts, job, &w.tally)
 	if err == nil {
 		err = w.err
 	}

@@ -286,6 +286,7 @@ type pqFile struct {
 	rows      int64
 	groupRows int
 	groupSize int64 // the binary rows' bytes added to the group
+	cursor    []int // where decode is in each row
 
 	// done receives the result of writing a row group, when one is
 	// being written.
@@ -444,86 +445,145 @@ func (p *pqFile) slots(leaves []*leaf) []slot {
 	return slots
 }
 
-// add appends one row, in its binary form, to the row group, and writes
-// the group when it is full.
-func (p *pqFile) add(b []byte) error {
-	le := binary.LittleEndian
-	pos, row, slots := 0, p.groupRows, p.slot
-	for k := range slots {
-		s := &slots[k]
-		if pos >= len(b) {
-			return errCorrupt
+// addRows appends rows, each in its binary form, to the row group,
+// writing each group as it fills. The rows of a batch come at once, so
+// that they are read column by column: one loop a column, with what the
+// column is decided once rather than for every row.
+func (p *pqFile) addRows(rows [][]byte) error {
+	for len(rows) > 0 {
+		n, size := min(len(rows), RowGroupSize-p.groupRows), p.groupSize
+		for i, row := range rows[:n] {
+			if size += int64(len(row)); size > rowGroupBytes {
+				n = i + 1
+				break
+			}
 		}
-		flag := b[pos]
-		pos++
+		if err := p.decode(rows[:n]); err != nil {
+			return err
+		}
+		if p.rows == 0 {
+			p.reserve(n, size)
+		}
+		p.rows += int64(n)
+		p.groupRows += n
+		p.groupSize = size
+		rows = rows[n:]
+		if p.groupRows >= RowGroupSize || p.groupSize > rowGroupBytes {
+			if err := p.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// decode appends rows to the leaves, column by column. A row misread
+// would be a bug: the bounds checks that find it are Go's, turned into
+// errCorrupt.
+func (p *pqFile) decode(rows [][]byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", errCorrupt, r)
+		}
+	}()
+	le := binary.LittleEndian
+	base := p.groupRows
+	pos := p.cursor[:0]
+	for range rows {
+		pos = append(pos, 0)
+	}
+	p.cursor = pos
+	for _, s := range p.slot {
 		l := s.leaf
 		if s.kind == slotMap {
-			var ok bool
-			if pos, ok = p.addMap(l, p.leaves[l.at+1], b, pos); !ok {
-				return errCorrupt
+			val := p.leaves[l.at+1]
+			for r, row := range rows {
+				var ok bool
+				if pos[r], ok = p.addMap(l, val, row, pos[r]+1); !ok {
+					return errCorrupt
+				}
 			}
 			continue
 		}
+		var def []byte
 		if s.optional {
-			l.def[row] = flag
-			if flag == 0 {
-				continue
-			}
+			def = l.def[base : base+len(rows)]
 		}
-		switch s.kind {
-		case slotFixed:
-			switch s.width {
-			case 4:
-				if pos+4 > len(b) {
-					return errCorrupt
+		data := l.data
+		switch {
+		case s.kind == slotString:
+			for r, row := range rows {
+				at := pos[r]
+				flag := row[at]
+				at++
+				if def != nil {
+					def[r] = flag
 				}
-				l.data = le.AppendUint32(l.data, le.Uint32(b[pos:]))
-				pos += 4
-			case 8:
-				if pos+8 > len(b) {
-					return errCorrupt
+				if flag != 0 {
+					end := at + 4 + int(le.Uint32(row[at:]))
+					data = append(data, row[at:end]...)
+					at = end
 				}
-				l.data = le.AppendUint64(l.data, le.Uint64(b[pos:]))
-				pos += 8
-			default:
-				l.data = append(l.data, b[pos])
-				pos++
+				pos[r] = at
+			}
+		case s.width == 4:
+			for r, row := range rows {
+				at := pos[r]
+				flag := row[at]
+				if def != nil {
+					def[r] = flag
+				}
+				if flag != 0 {
+					data = le.AppendUint32(data, le.Uint32(row[at+1:]))
+					at += 4
+				}
+				pos[r] = at + 1
+			}
+		case s.width == 8:
+			for r, row := range rows {
+				at := pos[r]
+				flag := row[at]
+				if def != nil {
+					def[r] = flag
+				}
+				if flag != 0 {
+					data = le.AppendUint64(data, le.Uint64(row[at+1:]))
+					at += 8
+				}
+				pos[r] = at + 1
 			}
 		default:
-			if pos+4 > len(b) {
-				return errCorrupt
+			for r, row := range rows {
+				at := pos[r]
+				flag := row[at]
+				if def != nil {
+					def[r] = flag
+				}
+				if flag != 0 {
+					data = append(data, row[at+1])
+					at++
+				}
+				pos[r] = at + 1
 			}
-			end := pos + 4 + int(le.Uint32(b[pos:]))
-			if end > len(b) || end < pos+4 {
-				return errCorrupt
-			}
-			l.data = append(l.data, b[pos:end]...)
-			pos = end
 		}
+		l.data = data
 	}
-	if pos != len(b) {
-		return errCorrupt
-	}
-	if p.rows == 0 {
-		p.reserve(len(b))
-	}
-	p.rows++
-	p.groupRows++
-	p.groupSize += int64(len(b))
-	if p.groupRows >= RowGroupSize || p.groupSize > rowGroupBytes {
-		return p.flush()
+	for r, row := range rows {
+		if pos[r] != len(row) {
+			return errCorrupt
+		}
 	}
 	return nil
 }
 
 // reserve makes room in the leaves for a row group of rows like the
-// first one, of size bytes, so that they are not grown step by step, each
+// first n, of size bytes, so that they are not grown step by step, each
 // step copying what the last one held.
-func (p *pqFile) reserve(size int) {
-	rows := int(min(int64(RowGroupSize), rowGroupBytes/int64(max(size, 1))))
+func (p *pqFile) reserve(n int, size int64) {
+	rows := int(min(int64(RowGroupSize), rowGroupBytes*int64(n)/max(size, 1)))
 	for _, l := range p.leaves {
-		if n := len(l.data); n > 0 {
-			l.data = slices.Grow(l.data, n*rows*5/4)
+		if len(l.data) > 0 {
+			l.data = slices.Grow(l.data, len(l.data)/n*rows*5/4)
 		}
 	}
 }

@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -297,5 +299,38 @@ func TestDictionarySample(t *testing.T) {
 		if r := rows[i]; r["white"] != fmt.Sprintf("w%d", i) || r["plies"] != strconv.Itoa(i) || r["black_elo"] != strconv.Itoa(1000+i%50) {
 			t.Errorf("row %d: %v", i+1, r)
 		}
+	}
+}
+
+// TestDecodeCorrupt holds that a row whose binary form is misread is an
+// error, not a crash: it would be a bug of the worker that wrote it.
+func TestDecodeCorrupt(t *testing.T) {
+	cols, err := Columns(Parquet, Options{Columns: []string{"index", "white", "sp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := []byte{1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 'a', 'b', 0}
+	tests := []struct {
+		name string
+		row  []byte
+		ok   bool
+	}{
+		{"well formed", good, true},
+		{"empty", nil, false},
+		{"a column short", good[:len(good)-1], false},
+		{"a string past the end", []byte{1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 9, 0, 0, 0, 'a', 'b', 0}, false},
+		{"bytes left over", append(append([]byte{}, good...), 0), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := newParquetWriter(io.Discard, cols)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = p.addRows([][]byte{tc.row})
+			if tc.ok != (err == nil) || (err != nil && !errors.Is(err, errCorrupt)) {
+				t.Errorf("error %v, want one: %v", err, !tc.ok)
+			}
+		})
 	}
 }
