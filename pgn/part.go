@@ -11,7 +11,8 @@ import (
 // ReadBatch finds the games on the goroutine that reads, so on archives of
 // short games that one goroutine bounds a whole program however many cores
 // do the rest. ReadPart instead only reads: it cuts the input where a game
-// probably starts (a line opening a tag pair after a blank line) and leaves
+// probably starts (a line opening a tag pair after a blank line or a line
+// of movetext) and leaves
 // finding the games to Batch.ScanPart, which any goroutine may run. A guess
 // is confirmed when the games ScanPart finds, starting afresh from the
 // part's first byte, end exactly at the cut: the scanner's state between
