@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -582,8 +581,12 @@ func (p *pqFile) decode(rows [][]byte) (err error) {
 func (p *pqFile) reserve(n int, size int64) {
 	rows := int(min(int64(RowGroupSize), rowGroupBytes*int64(n)/max(size, 1)))
 	for _, l := range p.leaves {
-		if len(l.data) > 0 {
-			l.data = slices.Grow(l.data, len(l.data)/n*rows*5/4)
+		if want := len(l.data) / n * rows * 5 / 4; want > cap(l.data) {
+			// Not slices.Grow, which clears the room it makes: memory
+			// fresh from the system is clear already.
+			data := make([]byte, len(l.data), want)
+			copy(data, l.data)
+			l.data = data
 		}
 	}
 }
