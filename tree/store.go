@@ -17,6 +17,10 @@ const (
 type chunked[T any] struct {
 	chunks [][]T
 	n      int32
+	// spare are full-size chunks let go by truncate, taken again before
+	// new ones: a forest at its bound prunes and grows again and again,
+	// and memory already touched costs less than new memory.
+	spare [][]T
 }
 
 // len returns the number of values.
@@ -32,9 +36,15 @@ func (c *chunked[T]) push(v T) int32 {
 	i := c.n
 	k := int(i >> chunkBits)
 	if k == len(c.chunks) {
-		c.chunks = append(c.chunks, make([]T, 0, min(chunkLen, 16)))
-		if k > 0 {
-			c.chunks[k] = make([]T, 0, chunkLen)
+		switch {
+		case k == 0:
+			c.chunks = append(c.chunks, make([]T, 0, 16))
+		case len(c.spare) > 0:
+			c.chunks = append(c.chunks, c.spare[len(c.spare)-1][:0])
+			c.spare[len(c.spare)-1] = nil
+			c.spare = c.spare[:len(c.spare)-1]
+		default:
+			c.chunks = append(c.chunks, make([]T, 0, chunkLen))
 		}
 	}
 	ch := &c.chunks[k]
@@ -54,6 +64,9 @@ func (c *chunked[T]) push(v T) int32 {
 func (c *chunked[T]) truncate(n int32) {
 	c.n = n
 	k := int((n + chunkLen - 1) >> chunkBits)
+	if k < len(c.chunks) {
+		c.spare = append(c.spare, c.chunks[max(k, 1):]...)
+	}
 	clear(c.chunks[k:])
 	c.chunks = c.chunks[:k]
 	if k > 0 {

@@ -1,0 +1,113 @@
+package tree
+
+import (
+	"testing"
+
+	"github.com/frctool/frctool/position"
+)
+
+// TestChunked pushes, truncates and pushes again, and reads every value
+// back: the first chunk grows, the others are full-size, and chunks let
+// go are taken again.
+func TestChunked(t *testing.T) {
+	tests := []struct {
+		name        string
+		push, keep  int32
+		pushAgain   int32
+		wantChunks  int
+		wantSpareAt int // spare chunks after the second pushes
+	}{
+		{"within the first chunk", 10, 5, 3, 1, 0},
+		{"truncated to the first chunk", 3*chunkLen + 7, 100, chunkLen, 2, 2},
+		{"truncated mid-chunk", 5 * chunkLen, 2*chunkLen + 1, 3 * chunkLen, 6, 0},
+		{"truncated to nothing", 2 * chunkLen, 0, 1, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c chunked[int32]
+			for i := range tt.push {
+				if got := c.push(i); got != i {
+					t.Fatalf("push %d returned %d", i, got)
+				}
+			}
+			c.truncate(tt.keep)
+			for i := range tt.pushAgain {
+				c.push(-i)
+			}
+			if c.len() != int(tt.keep+tt.pushAgain) {
+				t.Fatalf("len %d, want %d", c.len(), tt.keep+tt.pushAgain)
+			}
+			for i := range c.n {
+				want := i
+				if i >= tt.keep {
+					want = -(i - tt.keep)
+				}
+				if got := *c.at(i); got != want {
+					t.Fatalf("at(%d) = %d, want %d", i, got, want)
+				}
+			}
+			if len(c.chunks) != tt.wantChunks || len(c.spare) != tt.wantSpareAt {
+				t.Errorf("%d chunks and %d spare, want %d and %d", len(c.chunks), len(c.spare), tt.wantChunks, tt.wantSpareAt)
+			}
+		})
+	}
+}
+
+// TestIndex finds keys after inserts that grow the table and after a
+// renumbering that drops some.
+func TestIndex(t *testing.T) {
+	var keys chunked[position.Key]
+	var x index
+	b, err := position.Start(518)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Distinct keys: the positions of a walk through the move lists.
+	var walk func(depth int)
+	walk = func(depth int) {
+		k := b.Key()
+		if n, slot := x.find(&k, k.Hash(), &keys); n < 0 {
+			x.insert(k.Hash(), keys.push(k), slot)
+		}
+		if depth == 0 {
+			return
+		}
+		for _, m := range b.LegalMoves()[:6] {
+			b.Push(m)
+			walk(depth - 1)
+			b.Pop()
+		}
+	}
+	walk(4)
+	if x.n != keys.len() || x.n < 500 {
+		t.Fatalf("%d keys indexed of %d", x.n, keys.len())
+	}
+	remap := make([]int32, keys.len())
+	kept := int32(0)
+	for i := range remap {
+		if i%3 == 0 {
+			remap[i] = -1
+			continue
+		}
+		remap[i] = kept
+		kept++
+	}
+	var scratch []uint64
+	x.renumber(remap, &scratch)
+	if x.n != int(kept) {
+		t.Errorf("%d keys after renumbering, want %d", x.n, kept)
+	}
+	// The keys kept, moved down as store.remove moves them.
+	var moved chunked[position.Key]
+	for i := range int32(keys.len()) {
+		if remap[i] >= 0 {
+			moved.push(*keys.at(i))
+		}
+	}
+	for i := range int32(keys.len()) {
+		k := keys.at(i)
+		if got, _ := x.find(k, k.Hash(), &moved); got != remap[i] {
+			t.Errorf("key %d found at %d, want %d", i, got, remap[i])
+		}
+	}
+}
