@@ -14,7 +14,8 @@
 // (Options.Start, and Options.Moves to start deeper). Games are read with
 // Run on frctool's job runner: the workers replay the first plies of each
 // game (a Walker), and the lines are added to the trees in input order,
-// so that memory grows with the number of positions, not of games.
+// so that memory grows with the number of positions, not of games:
+// about NodeBytes each, and Options.MaxNodes bounds them.
 //
 // A Forest is written as rows (WriteCSV, WriteTable) or as a JSON
 // document (WriteJSON) that ReadJSON reads back and adds up: trees built

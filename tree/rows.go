@@ -149,7 +149,7 @@ type plan struct {
 	s     *store
 	order []int32 // the nodes in the order met
 	// moves holds per node met, from first[i] on, its moves taken (as
-	// indices in Tree.edges), in the order written.
+	// indices in store.links), in the order written.
 	moves []int32
 	first []int32
 	// parent is, per position met, the index of the position the walk
