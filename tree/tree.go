@@ -357,7 +357,7 @@ func (t *Tree) Add(l *Line) {
 	prev := int32(-1)
 	for i := range steps {
 		st := &steps[i]
-		// A move already in the tree names its position: the map is
+		// A move already in the tree names its position: the index is
 		// asked only for moves new to their position, where a
 		// transposition may meet a position the tree has. The move is
 		// looked up once, for its position and for its counts.
