@@ -163,8 +163,11 @@ func fixedSlot(name []byte) int {
 
 func tagText(slot int) func(x *row, c *cell) {
 	return func(x *row, c *cell) {
-		setText(c, x.slots[slot])
-		c.utf8 = x.tagsUTF8
+		if v := x.slots[slot]; v != nil {
+			c.s, c.utf8 = v, x.tagsUTF8
+		} else {
+			c.null = true
+		}
 	}
 }
 
