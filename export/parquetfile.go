@@ -13,6 +13,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding/delta"
+	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -73,7 +74,7 @@ type dictionary struct {
 	ends   []int32
 	hashes []uint64
 	slots  []int32 // entry+1, 0 when empty
-	idx    []uint32
+	idx    []int32 // each value's entry
 	// keys are the values of a dictionary of numbers, fixed their
 	// number; strings use starts, ends and hashes.
 	keys  []uint64
@@ -176,7 +177,7 @@ func (d *dictionary) build(l *leaf, seed maphash.Seed) (ok bool) {
 				return false
 			}
 		}
-		d.idx = append(d.idx, prevIdx)
+		d.idx = append(d.idx, int32(prevIdx))
 		if len(d.idx) == sampleValues && 4*len(d.starts) > 3*sampleValues {
 			return false
 		}
@@ -237,7 +238,7 @@ func (d *dictionary) buildFixed(l *leaf) (ok bool) {
 				}
 			}
 		}
-		d.idx = append(d.idx, prevIdx)
+		d.idx = append(d.idx, int32(prevIdx))
 		if len(d.idx) == sampleValues && 4*len(d.keys) > 3*sampleValues {
 			return false
 		}
@@ -293,15 +294,16 @@ type pqFile struct {
 	writing bool
 
 	// What follows belongs to the goroutine writing a row group.
-	out        io.Writer
-	pos        int64
-	enc        *zstd.Encoder
-	groups     []format.RowGroup
-	noDict     []bool // by leaf: its dictionary overflowed, for good
-	dict       dictionary
-	seed       maphash.Seed
-	page, comp []byte // scratch
-	ints       []int64
+	out             io.Writer
+	pos             int64
+	enc             *zstd.Encoder
+	groups          []format.RowGroup
+	noDict          []bool // by leaf: its dictionary overflowed, for good
+	dict            dictionary
+	seed            maphash.Seed
+	page, comp      []byte // scratch
+	encoded, levels []byte
+	ints            []int64
 }
 
 // newParquetWriter writes the file's magic number and returns the writer
@@ -725,11 +727,16 @@ func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
 	}
 
 	page := p.page[:0]
+	var err error
 	if l.repeated {
-		page = appendLevels(page, l.rep)
+		if page, err = p.appendLevels(page, l.rep); err != nil {
+			return format.ColumnChunk{}, err
+		}
 	}
 	if l.optional {
-		page = appendLevels(page, l.def)
+		if page, err = p.appendLevels(page, l.def); err != nil {
+			return format.ColumnChunk{}, err
+		}
 	}
 	encoding := format.Plain
 	switch {
@@ -737,7 +744,11 @@ func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
 		encoding = format.RLEDictionary
 		width := max(bits.Len32(uint32(p.dict.size()-1)), 1)
 		page = append(page, byte(width))
-		page = appendHybrid(page, p.dict.idx, uint(width))
+		enc := rle.Encoding{BitWidth: width}
+		if p.encoded, err = enc.EncodeInt32(p.encoded, p.dict.idx); err != nil {
+			return format.ColumnChunk{}, err
+		}
+		page = append(page, p.encoded...)
 	case l.typ == format.Boolean:
 		var acc byte
 		for i, v := range l.data {
@@ -755,10 +766,11 @@ func (p *pqFile) writeChunk(l *leaf) (format.ColumnChunk, error) {
 		for i := 0; i+8 <= len(l.data); i += 8 {
 			p.ints = append(p.ints, int64(binary.LittleEndian.Uint64(l.data[i:])))
 		}
-		var err error
-		if page, err = deltaInt64.EncodeInt64(page, p.ints); err != nil {
+		// The encoder writes from the start of the slice it is given.
+		if p.encoded, err = deltaInt64.EncodeInt64(p.encoded, p.ints); err != nil {
 			return format.ColumnChunk{}, err
 		}
+		page = append(page, p.encoded...)
 	default:
 		page = append(page, l.data...)
 	}
@@ -876,91 +888,13 @@ func (p *pqFile) close() error {
 
 // appendLevels appends levels of bit width 1 as a data page v1 has them:
 // their length in 4 bytes, then the RLE/bit-packed hybrid.
-func appendLevels(dst, levels []byte) []byte {
-	at := len(dst)
-	dst = append(dst, 0, 0, 0, 0)
-	dst = appendHybrid(dst, levels, 1)
-	binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
-	return dst
+func (p *pqFile) appendLevels(dst, levels []byte) ([]byte, error) {
+	var err error
+	if p.levels, err = levelsEncoding.EncodeLevels(p.levels, levels); err != nil {
+		return nil, err
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p.levels)))
+	return append(dst, p.levels...), nil
 }
 
-// appendHybrid appends v in Parquet's RLE/bit-packed hybrid encoding with
-// the bit width given (at most 32): a run of 8 or more equal values as
-// one RLE run, the rest bit-packed in groups of 8, the last group padded
-// with zeros. A bit-packed run holds at most 63 groups, so that its
-// header is one byte, written in place once the run is done.
-func appendHybrid[T byte | uint32](dst []byte, v []T, width uint) []byte {
-	header, groups := -1, 0
-	end := func() {
-		if groups > 0 {
-			dst[header] = byte(groups<<1 | 1)
-		}
-		header, groups = -1, 0
-	}
-	levels, _ := any(v).([]byte)
-	n := len(v)
-	for i := 0; i < n; {
-		var r int
-		if levels != nil {
-			r = runOfBytes(levels[i:])
-		} else {
-			r = 1
-			for i+r < n && v[i+r] == v[i] {
-				r++
-			}
-		}
-		if r >= 8 {
-			end()
-			dst = binary.AppendUvarint(dst, uint64(r)<<1)
-			for k := uint(0); k < width; k += 8 {
-				dst = append(dst, byte(uint64(v[i])>>k))
-			}
-			i += r
-			continue
-		}
-		if groups == 0 {
-			header = len(dst)
-			dst = append(dst, 0)
-		}
-		// 8 values of width bits are width bytes: at most 4 words.
-		var words [4]uint64
-		bit := uint(0)
-		for j := range 8 {
-			var x uint64
-			if i+j < n {
-				x = uint64(v[i+j])
-			}
-			k, shift := bit>>6, bit&63
-			words[k] |= x << shift
-			if shift+width > 64 {
-				words[k+1] |= x >> (64 - shift)
-			}
-			bit += width
-		}
-		for k, left := 0, int(width); left > 0; k, left = k+1, left-8 {
-			at := len(dst)
-			dst = binary.LittleEndian.AppendUint64(dst, words[k])
-			dst = dst[:at+min(left, 8)]
-		}
-		i += 8
-		if groups++; groups == 63 {
-			end()
-		}
-	}
-	end()
-	return dst
-}
-
-// runOfBytes returns how many bytes at the start of b equal the first,
-// comparing 8 at a time: levels come in long runs.
-func runOfBytes(b []byte) int {
-	r := 1
-	first := uint64(b[0]) * 0x0101010101010101
-	for r+8 <= len(b) && binary.LittleEndian.Uint64(b[r:]) == first {
-		r += 8
-	}
-	for r < len(b) && b[r] == b[0] {
-		r++
-	}
-	return r
-}
+var levelsEncoding = rle.Encoding{BitWidth: 1}

@@ -7,101 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/format"
 )
-
-// TestHybrid holds appendHybrid to parquet-go's decoder of the RLE/bit-
-// packed hybrid, on the shapes levels and dictionary indexes take.
-func TestHybrid(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	random := func(n int, limit uint32) []uint32 {
-		v := make([]uint32, n)
-		for i := range v {
-			v[i] = rng.Uint32N(limit)
-		}
-		return v
-	}
-	runs := func(lengths ...int) []uint32 {
-		var v []uint32
-		for i, n := range lengths {
-			for range n {
-				v = append(v, uint32(i&1))
-			}
-		}
-		return v
-	}
-	tests := []struct {
-		name  string
-		v     []uint32
-		width uint
-	}{
-		{"empty", nil, 1},
-		{"one value", []uint32{1}, 1},
-		{"all ones", runs(0, 100_000), 1},
-		{"all zeros", runs(100_000), 1},
-		{"alternating", random(0, 1), 1},
-		{"runs of 7, 8 and 9", runs(7, 8, 9, 7, 8, 9, 1, 7), 1},
-		{"short runs then a long one", runs(1, 2, 3, 4, 5, 6, 500, 3), 1},
-		{"random levels, 1000", random(1000, 2), 1},
-		{"random levels, over 63 groups", random(63*8*3+5, 2), 1},
-		{"indexes of width 3", random(1001, 8), 3},
-		{"indexes of width 10", random(5000, 1000), 10},
-		{"indexes of width 15 with runs", append(append(random(100, 1<<15), runs(0, 40)...), random(9, 1<<15)...), 15},
-		{"indexes of width 20", random(777, 1<<20), 20},
-	}
-	for i := range 600 {
-		tests[4].v = append(tests[4].v, uint32(i&1))
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			enc := appendHybrid(nil, tc.v, tc.width)
-			e := rle.Encoding{BitWidth: int(tc.width)}
-			var got []uint32
-			if tc.width == 1 {
-				levels := make([]byte, len(tc.v))
-				for i, x := range tc.v {
-					levels[i] = byte(x)
-				}
-				if !bytes.Equal(appendHybrid(nil, levels, 1), enc) {
-					t.Fatal("bytes and uint32 encode differently")
-				}
-				dec, err := e.DecodeLevels(nil, enc)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, x := range dec {
-					got = append(got, uint32(x))
-				}
-			} else {
-				dec, err := e.DecodeInt32(nil, enc)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, x := range dec {
-					got = append(got, uint32(x))
-				}
-			}
-			// The last bit-packed group is padded to 8 values.
-			if len(got) < len(tc.v) || len(got) > len(tc.v)+7 {
-				t.Fatalf("%d values decoded, want %d", len(got), len(tc.v))
-			}
-			if !slices.Equal(got[:len(tc.v)], tc.v) {
-				t.Errorf("decoded values differ")
-			}
-			if len(tc.v) >= 1000 && len(enc) > len(tc.v)*int(tc.width)/8+len(tc.v)/100+8 {
-				t.Errorf("%d values of %d bits take %d bytes", len(tc.v), tc.width, len(enc))
-			}
-		})
-	}
-}
 
 // chunkOf returns the metadata of column name in every row group.
 func chunksOf(t *testing.T, f *parquet.File, name string) []format.ColumnMetaData {
