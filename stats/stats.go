@@ -212,10 +212,10 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 	}
 	// In the order of their lines as files usually have them: the
 	// ratings, the length, then the moves' marker.
-	res.WhiteElo, problems = number(g, "WhiteElo", 1, MaxElo, "counted as no rating", problems)
-	res.BlackElo, problems = number(g, "BlackElo", 1, MaxElo, "counted as no rating", problems)
+	res.WhiteElo, problems = number(g, "WhiteElo", fields.Rating, 1, MaxElo, "counted as no rating", problems)
+	res.BlackElo, problems = number(g, "BlackElo", fields.Rating, 1, MaxElo, "counted as no rating", problems)
 	res.WhiteElo, res.BlackElo = max(res.WhiteElo, 0), max(res.BlackElo, 0)
-	plies, problems := number(g, "PlyCount", 0, MaxPlyCount, "the moves are counted instead", problems)
+	plies, problems := number(g, "PlyCount", fields.ParsePlyCount, 0, MaxPlyCount, "the moves are counted instead", problems)
 	if plies < 0 {
 		plies = pgn.CountPlies(g.Movetext())
 	}
@@ -238,22 +238,23 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 	return problems
 }
 
-// number returns the value of the tag named name when it is a number from
-// lo to hi, and -1 otherwise. Only a number out of range is a problem,
-// appended to problems with then saying what is done instead: real files
-// write "?", "-" or "" (and "0" for ratings) for "not known".
-func number(g *pgn.Game, name string, lo, hi int, then string, problems []*pgn.ParseError) (int, []*pgn.ParseError) {
+// number returns the value of the tag named name as parse, the rule every
+// command reads it by, takes it, and -1 otherwise. Only an integer out of
+// lo..hi is a problem, appended to problems with then saying what is done
+// instead: real files write "?", "-" or "" (and "0" for ratings) for "not
+// known".
+func number(g *pgn.Game, name string, parse func([]byte) (int, bool), lo, hi int, then string, problems []*pgn.ParseError) (int, []*pgn.ParseError) {
 	for i := range g.Tags {
 		t := &g.Tags[i]
 		if string(t.Name) != name {
 			continue
 		}
+		if n, ok := parse(t.Value); ok {
+			return n, problems
+		}
 		v := bytes.TrimSpace(t.Value)
 		n, err := strconv.Atoi(string(v))
-		switch {
-		case err == nil && n >= lo && n <= hi:
-			return n, problems
-		case err == nil && n == 0, err != nil && !errors.Is(err, strconv.ErrRange):
+		if err == nil && (n == 0 || n >= lo && n <= hi) || err != nil && !errors.Is(err, strconv.ErrRange) {
 			return -1, problems
 		}
 		return -1, append(problems[:len(problems):len(problems)], g.Problem(t.Line,

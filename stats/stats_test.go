@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
@@ -409,6 +411,37 @@ func TestImplausibleValues(t *testing.T) {
 			if !same(row.AvgWhiteElo, tt.whiteAvg) || row.AvgPlies != tt.pliesAvgs || len(warnings) != len(tt.warnings) {
 				t.Errorf("avg_white_elo %v, avg_plies %v, %d warnings; want %v, %v, %d",
 					row.AvgWhiteElo, row.AvgPlies, len(warnings), tt.whiteAvg, tt.pliesAvgs, len(tt.warnings))
+			}
+		})
+	}
+}
+
+// TestNumbersReadAsFieldsReadThem holds stats to the one rule for ratings
+// and PlyCount (package fields), on values written oddly: what --where and
+// export read as a rating or a length, stats counts, and nothing else.
+func TestNumbersReadAsFieldsReadThem(t *testing.T) {
+	values := []string{"2000", " 2000 ", "2000\t", "02000", "+2000", "-5", "0", "?", "", "4000", "4001", "123456", "99999999999999999999", "20 00", "1e3"}
+	for _, v := range values {
+		t.Run(fmt.Sprintf("%q", v), func(t *testing.T) {
+			text := fmt.Sprintf("[WhiteElo \"%s\"]\n[BlackElo \"1500\"]\n[PlyCount \"%[1]s\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n", v)
+			games, err := pgn.NewReader(strings.NewReader(text)).ReadAll()
+			if err != nil || len(games) != 1 {
+				t.Fatalf("%d games, %v", len(games), err)
+			}
+			g := Examine(&games[0])
+			wantElo, ok := fields.Rating([]byte(v))
+			if !ok {
+				wantElo = 0 // unknown
+			}
+			if g.WhiteElo != wantElo {
+				t.Errorf("WhiteElo %d, fields.Rating gives %d", g.WhiteElo, wantElo)
+			}
+			wantPlies, ok := fields.ParsePlyCount([]byte(v))
+			if !ok {
+				wantPlies = 1 // the moves counted
+			}
+			if g.Plies != wantPlies {
+				t.Errorf("plies %d, want %d", g.Plies, wantPlies)
 			}
 		})
 	}
