@@ -6,7 +6,8 @@
 //
 // Rows are written as CSV (RFC 4180, with a header), JSON Lines (one
 // object a line, numbers as numbers, null where absent) or Parquet (typed
-// columns, zstd, row groups of RowGroupSize rows written as they fill).
+// columns, dictionaries, zstd, row groups of up to RowGroupSize rows
+// written column by column as they fill).
 // The columns are chosen at run time (Columns); Parquet's schema is built
 // from them.
 //
@@ -124,9 +125,10 @@ type RunOptions struct {
 	Where *where.Expr
 }
 
-// RowGroupSize is the number of rows of a Parquet row group: large enough
-// for good compression, small enough that the rows buffered before a
-// group is written take a few tens of megabytes.
+// RowGroupSize is the most rows of a Parquet row group: enough for good
+// compression and dictionaries, few enough that the two groups held, one
+// written while the next fills, take a few tens of megabytes. Long rows
+// end a group sooner.
 const RowGroupSize = 100_000
 
 // Writer writes the rows of one export.

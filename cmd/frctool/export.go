@@ -43,8 +43,8 @@ played. --columns LIST chooses and orders the columns from all of these.
 
 The format is --format, else -o's extension (.csv, .jsonl, .parquet; .csv.gz
 and .jsonl.zst compress), else csv. Parquet has typed, nullable columns (DATE,
-int32, int64, double, bool, map), zstd compression inside, and row groups of
-100000 rows; it is not written to a terminal.
+int32, int64, double, bool, map), dictionaries and zstd compression inside,
+and row groups of up to 100000 rows; it is not written to a terminal.
 
 `+selectionHelp,
 			"frctool export lichess.pgn.zst -o games.parquet",
