@@ -144,7 +144,7 @@ type selection struct {
 // depth is out of range, or when Start cannot be played from or Moves
 // cannot be played from it.
 func NewForest(opts Options) (*Forest, error) {
-	f := &Forest{depth: opts.Depth, maxNodes: max(opts.MaxNodes, 0), byRoot: map[position.Key]int{}, s: &store{}}
+	f := &Forest{depth: opts.Depth, maxNodes: max(opts.MaxNodes, 0), byRoot: map[position.Key]int{}, s: newStore()}
 	if f.depth == 0 {
 		f.depth = DefaultDepth
 	}

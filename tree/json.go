@@ -285,7 +285,7 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 		if head.depth != depth {
 			return fmt.Errorf("%w: the document's trees hold %d plies, not %d", ErrDepth, head.depth, depth)
 		}
-		part = &Forest{depth: depth, byRoot: map[position.Key]int{}, s: &store{}}
+		part = &Forest{depth: depth, byRoot: map[position.Key]int{}, s: newStore()}
 		return nil
 	}
 	for dec.More() {
@@ -342,7 +342,7 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 	if len(f.trees) == 0 {
 		// The first document's trees are taken as they are, not copied.
 		f.trees, f.byRoot, f.s = part.trees, part.byRoot, part.s
-		part.trees, part.byRoot, part.s = nil, map[position.Key]int{}, &store{}
+		part.trees, part.byRoot, part.s = nil, map[position.Key]int{}, newStore()
 	}
 	return f.Merge(part)
 }

@@ -21,6 +21,8 @@ type chunked[T any] struct {
 	// new ones: a forest at its bound prunes and grows again and again,
 	// and memory already touched costs less than new memory.
 	spare [][]T
+	// mem, if set, holds the full chunks; nil takes them from the heap.
+	mem *arena
 }
 
 // len returns the number of values.
@@ -44,7 +46,7 @@ func (c *chunked[T]) push(v T) int32 {
 			c.spare[len(c.spare)-1] = nil
 			c.spare = c.spare[:len(c.spare)-1]
 		default:
-			c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+			c.chunks = append(c.chunks, newChunk[T](c.mem))
 		}
 	}
 	ch := &c.chunks[k]

@@ -1,7 +1,10 @@
 package tree
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/frctool/frctool/position"
 )
@@ -23,33 +26,38 @@ func TestChunked(t *testing.T) {
 		{"truncated to nothing", 2 * chunkLen, 0, 1, 1, 1},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var c chunked[int32]
-			for i := range tt.push {
-				if got := c.push(i); got != i {
-					t.Fatalf("push %d returned %d", i, got)
+		for _, inArena := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/arena=%v", tt.name, inArena), func(t *testing.T) {
+				var c chunked[int32]
+				if inArena {
+					c.mem = newArena(&c)
 				}
-			}
-			c.truncate(tt.keep)
-			for i := range tt.pushAgain {
-				c.push(-i)
-			}
-			if c.len() != int(tt.keep+tt.pushAgain) {
-				t.Fatalf("len %d, want %d", c.len(), tt.keep+tt.pushAgain)
-			}
-			for i := range c.n {
-				want := i
-				if i >= tt.keep {
-					want = -(i - tt.keep)
+				for i := range tt.push {
+					if got := c.push(i); got != i {
+						t.Fatalf("push %d returned %d", i, got)
+					}
 				}
-				if got := *c.at(i); got != want {
-					t.Fatalf("at(%d) = %d, want %d", i, got, want)
+				c.truncate(tt.keep)
+				for i := range tt.pushAgain {
+					c.push(-i)
 				}
-			}
-			if len(c.chunks) != tt.wantChunks || len(c.spare) != tt.wantSpareAt {
-				t.Errorf("%d chunks and %d spare, want %d and %d", len(c.chunks), len(c.spare), tt.wantChunks, tt.wantSpareAt)
-			}
-		})
+				if c.len() != int(tt.keep+tt.pushAgain) {
+					t.Fatalf("len %d, want %d", c.len(), tt.keep+tt.pushAgain)
+				}
+				for i := range c.n {
+					want := i
+					if i >= tt.keep {
+						want = -(i - tt.keep)
+					}
+					if got := *c.at(i); got != want {
+						t.Fatalf("at(%d) = %d, want %d", i, got, want)
+					}
+				}
+				if len(c.chunks) != tt.wantChunks || len(c.spare) != tt.wantSpareAt {
+					t.Errorf("%d chunks and %d spare, want %d and %d", len(c.chunks), len(c.spare), tt.wantChunks, tt.wantSpareAt)
+				}
+			})
+		}
 	}
 }
 
@@ -109,5 +117,90 @@ func TestIndex(t *testing.T) {
 		if got, _ := x.find(k, k.Hash(), &moved); got != remap[i] {
 			t.Errorf("key %d found at %d, want %d", i, got, remap[i])
 		}
+	}
+}
+
+// TestArenaTypes holds the values kept in arenas to types without Go
+// pointers, which the garbage collector would not see there.
+func TestArenaTypes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		typ  reflect.Type
+	}{
+		{"node", reflect.TypeFor[node]()},
+		{"key", reflect.TypeFor[position.Key]()},
+		{"link", reflect.TypeFor[link]()},
+		{"edge", reflect.TypeFor[edge]()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if hasPointers(tt.typ) {
+				t.Errorf("%v holds pointers", tt.typ)
+			}
+		})
+	}
+}
+
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	case reflect.Array:
+		return hasPointers(t.Elem())
+	case reflect.Pointer, reflect.UnsafePointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.String:
+		return true
+	}
+	return false
+}
+
+// TestArenaAlloc takes memory across regions: each piece aligned to a
+// cache line, zeroed, and apart from the others.
+func TestArenaAlloc(t *testing.T) {
+	tests := []struct {
+		name   string
+		size   int
+		pieces int
+	}{
+		{"small pieces", 100, 10},
+		{"pieces across regions", regionBytes / 3, 7},
+		{"too large", regionBytes + 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			owner := new(int)
+			a := newArena(owner)
+			var last uintptr
+			for i := range tt.pieces {
+				b := a.alloc(tt.size)
+				if tt.size > regionBytes {
+					if b != nil {
+						t.Fatalf("a piece larger than a region was given")
+					}
+					return
+				}
+				if b == nil {
+					t.Skip("no region could be mapped")
+				}
+				p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+				if len(b) < tt.size || p%64 != 0 {
+					t.Fatalf("piece %d: %d bytes at %#x", i, len(b), p)
+				}
+				if i > 0 && p < last+uintptr(tt.size) && p+uintptr(tt.size) > last {
+					t.Fatalf("piece %d overlaps the one before", i)
+				}
+				for j := range b {
+					if b[j] != 0 {
+						t.Fatalf("piece %d: byte %d is %d", i, j, b[j])
+					}
+					b[j] = byte(i + 1)
+				}
+				last = p
+			}
+			a.release()
+		})
 	}
 }

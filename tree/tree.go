@@ -146,6 +146,15 @@ type store struct {
 	wide wideIndex
 }
 
+// newStore returns an empty store whose full chunks are in an arena of
+// its own, unmapped once the store is no longer reachable.
+func newStore() *store {
+	s := &store{}
+	a := newArena(s)
+	s.nodes.mem, s.keys.mem, s.links.mem, s.counts.mem = a, a, a, a
+	return s
+}
+
 func (n *node) results() Results {
 	return Results{Games: int64(n.games), WhiteWins: int64(n.whiteWins), Draws: int64(n.draws), BlackWins: int64(n.blackWins)}
 }
