@@ -268,6 +268,12 @@ func (w *Writer) Run(ctx context.Context, r *pgn.Reader, file string, opts RunOp
 	if err == nil {
 		err = w.err
 	}
+	if err != nil && w.pq != nil {
+		// A row group may still be being written: the output is not to be
+		// touched once Run has returned with an error.
+		w.pending = w.pending[:0]
+		_ = w.pq.wait()
+	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		w.err = err
 	}

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,10 +11,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/frctool/frctool/pgn"
 )
 
 // chunkOf returns the metadata of column name in every row group.
@@ -244,6 +249,62 @@ func TestDecodeCorrupt(t *testing.T) {
 			if tc.ok != (err == nil) || (err != nil && !errors.Is(err, errCorrupt)) {
 				t.Errorf("error %v, want one: %v", err, !tc.ok)
 			}
+		})
+	}
+}
+
+// stopWriter records its writes and fails the test on any made after
+// stop.
+type stopWriter struct {
+	t       *testing.T
+	mu      sync.Mutex
+	n       int
+	stopped bool
+}
+
+func (w *stopWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		w.t.Error("a write after Run returned")
+	}
+	w.n += len(b)
+	return len(b), nil
+}
+
+// TestParquetCanceled holds that a Parquet export stopped half way does
+// not write once Run has returned, though a row group was being written.
+func TestParquetCanceled(t *testing.T) {
+	defer func(n int64) { rowGroupBytes = n }(rowGroupBytes)
+	rowGroupBytes = 4 << 10
+	game := []byte("[Event \"e\"]\n[White \"" + strings.Repeat("w", 200) + "\"]\n[Result \"*\"]\n\n*\n\n")
+	in := bytes.Repeat(game, 20000)
+	for _, jobs := range []int{1, 2} {
+		t.Run(fmt.Sprintf("jobs %d", jobs), func(t *testing.T) {
+			out := &stopWriter{t: t}
+			w, err := NewWriter(out, Parquet, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			batches := 0
+			progress := func(int) {
+				if batches++; batches == 3 {
+					cancel()
+				}
+			}
+			err = w.Run(ctx, pgn.NewReader(bytes.NewReader(in)), "in.pgn", RunOptions{Jobs: jobs, Progress: progress})
+			out.mu.Lock()
+			out.stopped = true
+			out.mu.Unlock()
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Run: %v, want context.Canceled", err)
+			}
+			if out.n == 0 {
+				t.Error("no row group was written before the stop")
+			}
+			time.Sleep(50 * time.Millisecond)
 		})
 	}
 }
