@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -305,6 +306,35 @@ func TestParquetCanceled(t *testing.T) {
 				t.Error("no row group was written before the stop")
 			}
 			time.Sleep(50 * time.Millisecond)
+		})
+	}
+}
+
+// TestSchemaOfFile holds the schema the writer puts in a file to the one
+// Schema describes, for the columns of several choices.
+func TestSchemaOfFile(t *testing.T) {
+	in, err := os.ReadFile("testdata/hand.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts Options
+	}{
+		{"default", Options{}},
+		{"tags, all tags, replay, moves", Options{Tags: []string{"WhiteFideId", "Variant"}, AllTags: true, Replay: true, Moves: 3}},
+		{"chosen columns", Options{Columns: []string{"valid", "tags", "date", "base_seconds", "index"}, AllTags: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, w := exportBytes(t, in, Parquet, tc.opts, RunOptions{Jobs: 1})
+			f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := f.Schema().String(), Schema(w.Columns()).String(); got != want {
+				t.Errorf("the file's schema:\n%s\nSchema:\n%s", got, want)
+			}
 		})
 	}
 }
