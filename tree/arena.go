@@ -18,6 +18,7 @@ import (
 type arena struct {
 	regions []region
 	rest    []byte // what is left of the newest region
+	used    int    // bytes handed out, which the heap's figures leave out
 }
 
 // region is a mapped region, as unmapRegion needs it.
@@ -56,6 +57,7 @@ func (a *arena) alloc(n int) []byte {
 	}
 	b := a.rest[:n:n]
 	a.rest = a.rest[n:]
+	a.used += n
 	return b
 }
 

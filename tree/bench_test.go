@@ -10,6 +10,7 @@ import (
 
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/startpos"
 )
 
 // benchArchive is a lichess-shaped archive of random games from every
@@ -42,8 +43,12 @@ func BenchmarkBuild(b *testing.B) {
 			}
 			b.ReportMetric(float64(f.Len())/float64(f.Summary.Games), "positions/game")
 			// What the trees hold: the heap with the forest, less the heap
-			// without it.
+			// without it, and the chunks in the forest's arena.
 			positions := f.Len()
+			var arenaBytes int
+			if a := f.s.nodes.mem; a != nil {
+				arenaBytes = a.used
+			}
 			var with, without runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&with)
@@ -51,7 +56,7 @@ func BenchmarkBuild(b *testing.B) {
 			f = nil
 			runtime.GC()
 			runtime.ReadMemStats(&without)
-			b.ReportMetric(float64(with.HeapAlloc-without.HeapAlloc)/float64(positions), "bytes/position")
+			b.ReportMetric((float64(with.HeapAlloc)-float64(without.HeapAlloc)+float64(arenaBytes))/float64(positions), "bytes/position")
 		})
 	}
 }
@@ -79,4 +84,60 @@ func BenchmarkWrite(b *testing.B) {
 			b.ReportMetric(float64(f.Len())*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 		})
 	}
+}
+
+// BenchmarkAdd adds the lines of 64 MB of random games to a forest
+// bounded to two fifths of their positions, as 256 MB are by the default bound, on one goroutine: the work of
+// the goroutine that adds lines in input order, which the others wait
+// on, apart from replaying the games.
+//
+//	go test ./tree/ -run '^$' -bench Add
+func BenchmarkAdd(b *testing.B) {
+	f, err := NewForest(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	type added struct {
+		line Line
+		sp   int
+	}
+	var lines []added
+	w := f.NewWalker()
+	r := pgn.NewReader(bytes.NewReader(archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, 64<<20)))
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := startpos.Classify(g)
+		var l Line
+		if fate, sp, _, _ := w.Walk(g, &c, &l); fate == Added {
+			lines = append(lines, added{l, sp})
+		}
+	}
+	all, err := NewForest(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range lines {
+		if err := all.Add(&lines[i].line, lines[i].sp); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		f, err := NewForest(Options{MaxNodes: all.Len() * 2 / 5})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range lines {
+			if err := f.Add(&lines[i].line, lines[i].sp); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(lines))*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }

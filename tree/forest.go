@@ -52,12 +52,12 @@ type Options struct {
 }
 
 // NodeBytes is about what a position of a tree takes in memory: its
-// counts and key (64 bytes), the move leading to it (20 bytes, a tree
+// counts and key (64 bytes), the move leading to it (24 bytes, a tree
 // having about one move per position; 64 more for a move two games or
 // more played, which random games' moves rarely are) and its slot in the
 // index of its tree (8 bytes, in a table between three eighths and three
 // quarters full). BenchmarkBuild measures it.
-const NodeBytes = 110
+const NodeBytes = 114
 
 // Summary counts what a Forest did with the games selected.
 type Summary struct {
@@ -378,24 +378,52 @@ func (f *Forest) markSP(sp int) {
 // again. Leaves reached by 255 games or more count as equally played.
 // Each round drops leaves of the fewest games only, so that a position
 // left a leaf by the round before is weighed against the others.
+//
+// The rounds are played on the counts of moves left to each node, and
+// the nodes and moves dropped by all of them are removed at once: the
+// leaves of random games are one a game, so a pruning takes two or three
+// rounds, and removing is most of its work.
 func (f *Forest) prune(target int) {
 	st := f.s
 	sc := &f.scratch
+	n := st.nodes.len()
+	if n <= target {
+		return
+	}
+	// remap holds -2 for a root, then -1 for a node to drop.
+	sc.remap = slices.Grow(sc.remap[:0], n)[:n]
+	clear(sc.remap)
+	for _, t := range f.trees {
+		sc.remap[t.rootNode] = -2
+	}
+	// moves counts each node's moves not dropped, and from holds each
+	// move's node, -1 once dropped; remove then takes its memory back.
+	sc.moves = slices.Grow(sc.moves[:0], n)[:n]
+	clear(sc.moves)
+	from := slices.Grow(sc.edgeMap[:0], st.links.len())[:st.links.len()]
+	e := 0
+	for _, ch := range st.links.chunks {
+		for j := range ch {
+			from[e] = ch[j].from
+			sc.moves[ch[j].from]++
+			e++
+		}
+	}
+	sc.edgeMap = from
 	// byGames counts the leaves by their games, the last entry those
 	// with more: a sort of millions of leaves would cost more than the
 	// rest of pruning.
 	var byGames [256]int
-	for f.Len() > target {
-		// remap holds -2 for a root, then -1 for a leaf to drop.
-		sc.remap = slices.Grow(sc.remap[:0], st.nodes.len())[:st.nodes.len()]
-		clear(sc.remap)
-		for _, t := range f.trees {
-			sc.remap[t.rootNode] = -2
-		}
+	left, pruned := n, 0
+	for left > target {
 		clear(byGames[:])
-		for i := range int32(st.nodes.len()) {
-			if n := st.nodes.at(i); n.first < 0 && sc.remap[i] == 0 {
-				byGames[min(int(n.games), len(byGames)-1)]++
+		i := 0
+		for _, ch := range st.nodes.chunks {
+			for j := range ch {
+				if sc.remap[i] == 0 && sc.moves[i] == 0 {
+					byGames[min(int(ch[j].games), len(byGames)-1)]++
+				}
+				i++
 			}
 		}
 		limit := 0
@@ -403,31 +431,53 @@ func (f *Forest) prune(target int) {
 			limit++
 		}
 		if limit == len(byGames) {
-			return
+			break
 		}
-		need := min(f.Len()-target, byGames[limit])
-		left := need
-		for i := int32(st.nodes.len()) - 1; i >= 0 && left > 0; i-- {
-			if n := st.nodes.at(i); n.first < 0 && sc.remap[i] == 0 && min(int(n.games), len(byGames)-1) == limit {
-				sc.remap[i] = -1
-				left--
+		need := min(left-target, byGames[limit])
+		todo := need
+		i = n - 1
+		for k := len(st.nodes.chunks) - 1; k >= 0 && todo > 0; k-- {
+			ch := st.nodes.chunks[k]
+			for j := len(ch) - 1; j >= 0 && todo > 0; j-- {
+				if sc.remap[i] == 0 && sc.moves[i] == 0 && min(int(ch[j].games), len(byGames)-1) == limit {
+					sc.remap[i] = -1
+					todo--
+				}
+				i--
 			}
 		}
-		st.remove(sc)
-		for _, t := range f.trees {
-			t.rootNode = sc.remap[t.rootNode]
-			t.index.renumber(sc.remap, &sc.slots)
+		// The moves to the nodes dropped are dropped: their nodes may
+		// be leaves in the next round.
+		e = 0
+		for _, ch := range st.links.chunks {
+			for j := range ch {
+				if p := from[e]; p >= 0 && sc.remap[ch[j].child] == -1 {
+					sc.moves[p]--
+					from[e] = -1
+				}
+				e++
+			}
 		}
-		f.Summary.Pruned += int64(need)
+		left -= need
+		pruned += need
 	}
+	if pruned == 0 {
+		return
+	}
+	st.remove(sc)
+	for _, t := range f.trees {
+		t.rootNode = sc.remap[t.rootNode]
+		t.index.renumber(sc.remap, &sc.slots)
+	}
+	f.Summary.Pruned += int64(pruned)
 }
 
 // pruneScratch is the memory pruning works in, kept from one pruning to
 // the next: a forest at its bound prunes again and again, and new memory
 // costs more to touch than the work done in it.
 type pruneScratch struct {
-	remap, edgeMap []int32
-	slots          []uint64
+	remap, edgeMap, moves []int32
+	slots                 []uint64
 }
 
 // remove drops the nodes whose sc.remap is -1, which must have no moves
@@ -478,6 +528,7 @@ func (s *store) remove(sc *pruneScratch) {
 			l := s.links.at(int32(e))
 			l.next = kept1(l.next)
 			l.child = remap[l.child]
+			l.from = remap[l.from]
 		}
 	}
 	for i := range kept {

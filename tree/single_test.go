@@ -89,7 +89,7 @@ func TestSizes(t *testing.T) {
 	}{
 		{"node", unsafe.Sizeof(node{}), 24},
 		{"key", unsafe.Sizeof(position.Key{}), 40},
-		{"link", unsafe.Sizeof(link{}), 20},
+		{"link", unsafe.Sizeof(link{}), 24},
 		{"edge", unsafe.Sizeof(edge{}), 64},
 	} {
 		if tt.got != tt.want {
