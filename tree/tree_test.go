@@ -758,6 +758,20 @@ func TestPruneOrder(t *testing.T) {
 			pruned:   3,
 		},
 		{
+			name:     "a position left a leaf by a round, in the next",
+			games:    []string{"1. d4 d5", "1. d4 d5", "1. e4 e5"},
+			maxNodes: 4,
+			want:     []string{"", "1. d4", "1. d4 d5"},
+			pruned:   2,
+		},
+		{
+			name:     "older leaves first, then one a round left",
+			games:    []string{"1. c4", "1. d4 d5", "1. d4 d5", "1. e4 e5"},
+			maxNodes: 5,
+			want:     []string{"", "1. d4", "1. d4 d5"},
+			pruned:   3,
+		},
+		{
 			name:     "within the bound",
 			games:    []string{"1. e4 e5", "1. d4"},
 			maxNodes: 4,
