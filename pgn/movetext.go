@@ -521,21 +521,21 @@ var plyClass = func() (t [256]uint8) {
 func Termination(movetext []byte) (marker []byte, offset int) {
 	b := movetext
 	nl := lineBreak(b)
-	// Finding where the last line starts is a byte-by-byte look back,
-	// over the whole movetext when it is one line, as lichess writes it:
-	// do it only if some line is an escape line.
-	escapes := len(b) > 0 && (b[0] == '%' || bytes.Contains(b, []byte{nl, '%'}))
 	for {
 		b = trimSpaceRight(b)
 		if len(b) == 0 {
 			return nil, -1
 		}
-		if escapes {
-			if bol := bytes.LastIndexByte(b, nl) + 1; b[bol] == '%' {
-				// An escape line is ignored, wherever it stands.
-				b = b[:bol]
-				continue
-			}
+		// Looking back for the last line's start is a byte-by-byte loop:
+		// movetext on one line, as lichess writes it, is told at once.
+		bol := 0
+		if bytes.IndexByte(b, nl) >= 0 {
+			bol = bytes.LastIndexByte(b, nl) + 1
+		}
+		if b[bol] == '%' {
+			// An escape line is ignored, wherever it stands.
+			b = b[:bol]
+			continue
 		}
 		if b[len(b)-1] == '}' {
 			k := bytes.LastIndexByte(b, '{')
