@@ -514,16 +514,26 @@ func Plies(g *pgn.Game) (int, bool) {
 	return pgn.CountPlies(g.Movetext()), true
 }
 
+// ResultTag returns the game's Result tag, blanks trimmed, when it holds
+// 1-0, 0-1, 1/2-1/2 or *: the value Result prefers to the termination
+// marker.
+func ResultTag(g *pgn.Game) ([]byte, bool) {
+	if v, ok := g.Tag("Result"); ok {
+		if v = trimBlanks(v); IsResult(v) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
 // Result returns the game's result by the one rule every command counts
 // it by: the Result tag when it holds 1-0, 0-1, 1/2-1/2 or * (the
 // standard's authority, and what most tools index), else the termination
 // marker that ends the moves. A part of a game too large to hold has no
 // marker: it is in a part not held. ok is false when neither gives one.
 func Result(g *pgn.Game) ([]byte, bool) {
-	if v, ok := g.Tag("Result"); ok {
-		if v = trimBlanks(v); IsResult(v) {
-			return v, true
-		}
+	if v, ok := ResultTag(g); ok {
+		return v, true
 	}
 	if !g.Partial {
 		if marker, _ := g.Termination(); marker != nil {

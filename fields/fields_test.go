@@ -503,3 +503,35 @@ func BenchmarkValue(b *testing.B) {
 		})
 	}
 }
+
+// TestResultTag holds the one rule for a Result tag: a standard result,
+// with spaces and tabs around it, counts; anything else leaves the result
+// to the termination marker.
+func TestResultTag(t *testing.T) {
+	tests := []struct {
+		name, tags, want string
+		ok             bool
+	}{
+		{"plain", `[Result "1-0"]`, "1-0", true},
+		{"blanks around", "[Result \" 1/2-1/2\t\"]", "1/2-1/2", true},
+		{"unfinished", `[Result "*"]`, "*", true},
+		{"unknown", `[Result "?"]`, "", false},
+		{"other text", `[Result "white wins"]`, "", false},
+		{"no-break space", "[Result \"1-0\u00a0\"]", "", false},
+		{"missing", `[Event "x"]`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := game(t, tt.tags+"\n\n1. e4 0-1\n")
+			got, ok := ResultTag(g)
+			if string(got) != tt.want || ok != tt.ok {
+				t.Fatalf("ResultTag = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
+			}
+			// Result falls back to the marker exactly when the tag does not count.
+			r, _ := Result(g)
+			if want := map[bool]string{true: tt.want, false: "0-1"}[tt.ok]; string(r) != want {
+				t.Errorf("Result = %q, want %q", r, want)
+			}
+		})
+	}
+}

@@ -231,9 +231,9 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 	// a disagreement of tag and marker is this count's to report.
 	result, _ := fields.Result(g)
 	res.Outcome, _ = ParseResult(result)
-	if tag, _ := g.Tag("Result"); marker != nil && fields.IsResult(bytes.TrimSpace(tag)) && !bytes.Equal(marker, bytes.TrimSpace(tag)) {
+	if tag, ok := fields.ResultTag(g); ok && marker != nil && !bytes.Equal(marker, tag) {
 		problems = append(problems[:len(problems):len(problems)], g.Problem(markerLine,
-			fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, bytes.TrimSpace(tag), marker)))
+			fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, tag, marker)))
 	}
 	return problems
 }
