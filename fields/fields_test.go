@@ -510,7 +510,7 @@ func BenchmarkValue(b *testing.B) {
 func TestResultTag(t *testing.T) {
 	tests := []struct {
 		name, tags, want string
-		ok             bool
+		ok               bool
 	}{
 		{"plain", `[Result "1-0"]`, "1-0", true},
 		{"blanks around", "[Result \" 1/2-1/2\t\"]", "1/2-1/2", true},
