@@ -33,7 +33,11 @@ type region struct {
 const regionBytes = 32 << 20
 
 // newArena returns an arena whose regions are unmapped once owner is no
-// longer reachable: the chunks handed out must not outlive it.
+// longer reachable: the chunks handed out must not outlive it. Since the
+// collector does not see pointers into the regions, every exported
+// function that works through them defers runtime.KeepAlive of its Forest
+// or Tree, so that a caller dropping its last reference during the call
+// cannot have the regions unmapped under it.
 func newArena[T any](owner *T) *arena {
 	a := &arena{}
 	runtime.AddCleanup(owner, (*arena).release, a)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -323,6 +324,8 @@ func (f *Forest) treeFor(k position.Key, sp int, start *fen.Position) (*Tree, er
 // there is none yet (-1 for none). It fails when no tree has that root
 // and none can be added for it.
 func (f *Forest) Add(l *Line, sp int) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(f)
 	if len(l.Steps) == 0 {
 		return fmt.Errorf("adding a line with no position")
 	}
@@ -342,6 +345,9 @@ func (f *Forest) Add(l *Line, sp int) error {
 // root are added up; the others are added as they are. The depths must
 // be equal. Past f's MaxNodes, f is pruned as Add prunes it.
 func (f *Forest) Merge(o *Forest) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(f)
+	defer runtime.KeepAlive(o)
 	if o.depth != f.depth {
 		return fmt.Errorf("%w: merging trees of %d plies into trees of %d", ErrDepth, o.depth, f.depth)
 	}
@@ -789,6 +795,8 @@ type walked struct {
 // input order. It can be called again with the same forest for further
 // inputs.
 func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(f)
 	// A line's steps go back to the walkers once added: a game's line
 	// then costs no allocation.
 	var steps sync.Pool

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 
 	"github.com/frctool/frctool/fen"
@@ -215,6 +216,8 @@ func appendTree(dst []byte, t *Tree, opts WalkOptions, pc *pieces) ([]byte, erro
 // With opts.MinGames above 1 the document leaves moves out, and ReadJSON
 // refuses it. The document is written tree by tree, never held whole.
 func (f *Forest) WriteJSON(w io.Writer, opts WalkOptions) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(f)
 	head := struct {
 		Format   string     `json:"format"`
 		Depth    int        `json:"depth"`
@@ -257,6 +260,8 @@ func (f *Forest) WriteJSON(w io.Writer, opts WalkOptions) error {
 // takes the document's. The document is read position by position, never
 // held whole. On error f is unchanged.
 func (f *Forest) ReadJSON(r io.Reader) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(f)
 	dec := json.NewDecoder(r)
 	notTree := func(err error) error { return fmt.Errorf("%w: %w", ErrNotTree, err) }
 	if err := expectDelim(dec, '{'); err != nil {

@@ -3,6 +3,7 @@ package tree
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/frctool/frctool/position"
@@ -328,6 +329,8 @@ func appendUCI(dst []byte, m position.Move, chess960 bool) []byte {
 // transposition) is not walked twice: the move's To names the first
 // meeting.
 func (t *Tree) Nodes(opts WalkOptions) []Node {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(t)
 	var out []Node
 	t.walk(t.plan(opts), func(v *view) error {
 		n := Node{Index: v.index, Ply: v.ply, Line: string(v.line), FEN: string(v.fen), Results: v.Results, Moves: make([]Move, len(v.moves))}

@@ -3,6 +3,7 @@ package tree
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/frctool/frctool/fen"
@@ -360,6 +361,8 @@ type Line struct {
 // position the line passes through twice, and a move it plays twice from
 // one position, count once. Steps past the tree's depth are left out.
 func (t *Tree) Add(l *Line) {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(t)
 	steps := l.Steps
 	if len(steps) > t.depth+1 {
 		steps = steps[:t.depth+1]
@@ -404,6 +407,9 @@ func (t *Tree) Add(l *Line) {
 
 // Merge adds the counts of o, a tree with the same root and depth, to t.
 func (t *Tree) Merge(o *Tree) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(t)
+	defer runtime.KeepAlive(o)
 	if o.rootKey != t.rootKey {
 		return fmt.Errorf("merging trees of two roots: %s and %s", t.root.FEN, o.root.FEN)
 	}

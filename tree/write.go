@@ -200,6 +200,8 @@ func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte, p *piec
 // WriteCSV writes one row per move of every position, with a header row
 // of Columns. Empty cells have nothing to be derived from.
 func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(f)
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.WriteString(strings.Join(Columns, ",") + "\n")
 	err := f.render(bw, func(_ int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
@@ -270,6 +272,8 @@ const tableColumns = 16
 // position. It holds every row before writing, to align them: a table is
 // for people, and a large tree wants CSV or JSON.
 func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
+	// Pointers into the store's chunks are used below (see newArena).
+	defer runtime.KeepAlive(f)
 	var rows [][]string
 	for _, t := range f.Trees() {
 		nodes := t.Nodes(opts)
