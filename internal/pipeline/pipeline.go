@@ -11,6 +11,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"io"
 	"runtime"
 	"sync"
@@ -286,11 +287,100 @@ func newSlots[T any](n int) chan *slot[T] {
 	return free
 }
 
+// source is how a run fills its slots: read runs on the goroutine that
+// reads, in input order; prepare runs on a worker before the job and
+// reports whether the job is to run on the slot; stop tells the caller,
+// after the slot's items were emitted, to read no further.
+type source[T any] interface {
+	read(s *slot[T]) error
+	prepare(s *slot[T]) bool
+	stop(s *slot[T]) bool
+}
+
+// errEnough ends reading as the end of the input does, with more left.
+var errEnough = errors.New("enough read")
+
 // runParts runs the job over r read in parts, until the end of the input
 // or the first part whose cut was not confirmed. Then it gives that part's
 // unconfirmed rest and the parts read after it back to r and reports
 // resumed.
 func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally, jobs, n int) (resumed bool, err error) {
+	head := &link{done: make(chan struct{}), games: r.Games(), ok: true}
+	close(head.done)
+	wrong, later, _, err := runSlots(ctx, opts, job, tally, jobs, n, &parts[T]{r: r, prev: head})
+	if err != nil || wrong == nil {
+		return false, err
+	}
+	// A read error after the parts is the reader's still, and comes again
+	// when reading goes on.
+	r.Resume(&wrong.games, later...)
+	return true, nil
+}
+
+// parts reads a run's slots in parts chained by their links.
+type parts[T any] struct {
+	r    *pgn.Reader
+	prev *link // the link of the part read last
+}
+
+func (p *parts[T]) read(s *slot[T]) error {
+	if err := p.r.ReadPart(&s.games, partSize); err != nil {
+		return err
+	}
+	s.prev, s.link = p.prev, &link{done: make(chan struct{})}
+	p.prev = s.link
+	return nil
+}
+
+// prepare scans the part, then waits for the part before to learn how
+// many games came before and whether all cuts so far were right; the job
+// runs only if they were.
+func (p *parts[T]) prepare(s *slot[T]) bool {
+	games, complete := s.games.ScanPart()
+	<-s.prev.done
+	ok := s.prev.ok
+	s.link.games, s.link.ok = s.prev.games+games, ok && complete
+	close(s.link.done)
+	if ok {
+		s.games.CountFrom(s.prev.games)
+	}
+	return ok
+}
+
+func (p *parts[T]) stop(s *slot[T]) bool { return !s.link.ok }
+
+// runBatches runs the job over batches of r read in order, all of them,
+// or at most most batches if most > 0, and reports whether the input
+// may go on.
+func runBatches[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally, jobs, n, most int) (more bool, err error) {
+	_, _, more, err = runSlots(ctx, opts, job, tally, jobs, n, &batches[T]{r: r, most: most})
+	return more, err
+}
+
+// batches reads a run's slots as batches in order, at most most of them
+// if most > 0.
+type batches[T any] struct {
+	r           *pgn.Reader
+	most, count int
+}
+
+func (b *batches[T]) read(s *slot[T]) error {
+	if b.most > 0 && b.count == b.most {
+		return errEnough
+	}
+	b.count++
+	return b.r.ReadBatch(&s.games, BatchSize)
+}
+
+func (b *batches[T]) prepare(*slot[T]) bool { return true }
+func (b *batches[T]) stop(*slot[T]) bool    { return false }
+
+// runSlots runs the job over the slots src fills: one goroutine reads,
+// jobs workers prepare and work, and the caller emits in input order.
+// When src says to stop after a slot, reading stops and that slot and
+// those read after it are returned unworked-on past that point, for the
+// caller to give back; more reports that reading ended with errEnough.
+func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *startpos.Tally, jobs, n int, src source[T]) (stopped *slot[T], later []*pgn.Batch, more bool, err error) {
 	free := newSlots[T](n)
 	todo := make(chan *slot[T], n)
 	order := make(chan *slot[T], n)
@@ -299,12 +389,9 @@ func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T
 	defer cancel()
 
 	var readErr error
-	head := &link{done: make(chan struct{}), games: r.Games(), ok: true}
-	close(head.done)
 	go func() {
 		defer close(todo)
 		defer close(order)
-		prev := head
 		for {
 			var s *slot[T]
 			select {
@@ -319,14 +406,16 @@ func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T
 				return
 			default:
 			}
-			if err := r.ReadPart(&s.games, partSize); err != nil {
-				if err != io.EOF {
+			if err := src.read(s); err != nil {
+				switch err {
+				case errEnough:
+					more = true
+				case io.EOF:
+				default:
 					readErr = err
 				}
 				return
 			}
-			s.prev, s.link = prev, &link{done: make(chan struct{})}
-			prev = s.link
 			todo <- s
 			order <- s
 		}
@@ -338,13 +427,10 @@ func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T
 			defer wg.Done()
 			var work func(it *Item[T], out []byte) []byte
 			for s := range todo {
-				games, complete := s.games.ScanPart()
-				<-s.prev.done
-				s.skip = !s.prev.ok
-				s.link.games, s.link.ok = s.prev.games+games, s.prev.ok && complete
-				close(s.link.done)
-				if !s.skip {
-					s.games.CountFrom(s.prev.games)
+				if s.skip = !src.prepare(s); !s.skip {
+					// Workers keep their own state: the slot's worker
+					// function belongs to whichever goroutine made it, so
+					// swap in ours.
 					s.work = work
 					s.do(&job, opts.Where)
 					work = s.work
@@ -354,11 +440,9 @@ func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T
 		}()
 	}
 
-	var wrong *slot[T]
-	var later []*pgn.Batch
 	for s := range order {
 		<-s.done
-		if wrong != nil {
+		if stopped != nil {
 			later = append(later, &s.games)
 			continue
 		}
@@ -370,10 +454,10 @@ func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T
 				cancel()
 			}
 		}
-		if err == nil && !s.link.ok {
-			// Read no further in parts: this one's rest and those read
-			// after it go back to r, once reading has stopped.
-			wrong = s
+		if err == nil && src.stop(s) {
+			// Read no further: this slot's rest and those read after it
+			// go back to the reader, once reading has stopped.
+			stopped = s
 			close(stop)
 			continue
 		}
@@ -383,91 +467,13 @@ func runParts[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T
 		}
 	}
 	wg.Wait()
-	if err != nil {
-		return false, err
+	switch {
+	case err != nil:
+		return nil, nil, false, err
+	case stopped != nil:
+		return stopped, later, false, nil
+	case readErr != nil:
+		return nil, nil, false, readErr
 	}
-	if wrong != nil {
-		// A read error after the parts is the reader's still, and comes
-		// again when reading goes on.
-		r.Resume(&wrong.games, later...)
-		return true, nil
-	}
-	if readErr != nil {
-		return false, readErr
-	}
-	return false, ctx.Err()
-}
-
-// runBatches runs the job over batches of r read in order, all of them,
-// or at most most batches if most > 0, and reports whether the input
-// may go on.
-func runBatches[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally, jobs, n, most int) (more bool, err error) {
-	free := newSlots[T](n)
-	todo := make(chan *slot[T], n)
-	order := make(chan *slot[T], n)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	var readErr error
-	go func() {
-		defer close(todo)
-		defer close(order)
-		for k := 0; most <= 0 || k < most; k++ {
-			var s *slot[T]
-			select {
-			case s = <-free:
-			case <-ctx.Done():
-				return
-			}
-			if err := r.ReadBatch(&s.games, BatchSize); err != nil {
-				if err != io.EOF {
-					readErr = err
-				}
-				return
-			}
-			todo <- s
-			order <- s
-		}
-		more = true
-	}()
-	var wg sync.WaitGroup
-	for i := 0; i < jobs; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var work func(it *Item[T], out []byte) []byte
-			for s := range todo {
-				// Workers keep their own state: the slot's worker function
-				// belongs to whichever goroutine made it, so swap in ours.
-				s.work = work
-				s.do(&job, opts.Where)
-				work = s.work
-				s.done <- struct{}{}
-			}
-		}()
-	}
-
-	for s := range order {
-		<-s.done
-		if err == nil {
-			if err = ctx.Err(); err == nil {
-				err = s.emit(&job, &opts, tally)
-			}
-			if err != nil {
-				cancel()
-			}
-		}
-		select {
-		case free <- s:
-		default:
-		}
-	}
-	wg.Wait()
-	if err != nil {
-		return false, err
-	}
-	if readErr != nil {
-		return false, readErr
-	}
-	return more, ctx.Err()
+	return nil, nil, more, ctx.Err()
 }
