@@ -233,8 +233,7 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 		v := len(b.vals)
 		b.vals = append(b.vals, s.vals...)
 		vals := b.vals[v:]
-		k := len(b.meta)
-		b.meta = append(b.meta, batchGame{})
+		k := len(b.Games)
 		b.Games = slicesResize(b.Games, k+1)
 		g := &b.Games[k]
 		probs := g.Problems[:0]
@@ -259,7 +258,7 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 		swapLineEnds(data[:pos])
 	}
 	p.rest, p.restLine, p.restOff = pos, line, off
-	return len(b.meta), p.cut >= 0 && pos == p.cut
+	return len(b.Games), p.cut >= 0 && pos == p.cut
 }
 
 // CountFrom says how many games of the input came before the part's
@@ -291,7 +290,7 @@ func (r *Reader) Resume(b *Batch, later ...*Batch) {
 	}
 	buf = append(buf, r.buf[r.start:r.end]...)
 	r.buf, r.start, r.end = buf[:cap(buf)], 0, len(buf)
-	r.line, r.off, r.index = p.restLine, p.restOff, p.first+len(b.meta)
+	r.line, r.off, r.index = p.restLine, p.restOff, p.first+len(b.Games)
 	if p.rest == 0 && p.midGame {
 		// The Reader's scanner is where the part began: inside a game.
 		return
