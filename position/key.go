@@ -2,6 +2,7 @@ package position
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 )
 
@@ -84,32 +85,37 @@ func mix64(a, b uint64) uint64 {
 // reads the key's bit planes instead of setting up a fen.Position, for
 // writers of millions of positions.
 func (k Key) AppendFEN(dst []byte, halfMove, fullMove int) []byte {
-	occupied := k.t0 | k.t1 | k.t2
+	// The ranks are written through tables, with no branch on what a
+	// square holds: on the positions of real games, the branches of a
+	// square-by-square loop guess wrong often enough to cost more than
+	// all the rest.
+	n := len(dst)
+	dst = slices.Grow(dst, fenRanksMax)
+	b := (*[fenRanksMax]byte)(dst[n : n+fenRanksMax])
+	at := 0
 	for r := 7; r >= 0; r-- {
-		// A rank's pieces are found by their bits, skipping the empty
-		// squares between them at once.
 		shift := uint(8 * r)
-		file := 0
-		for row := uint8(occupied >> shift); row != 0; row &= row - 1 {
-			f := bits.TrailingZeros8(row)
-			if f > file {
-				dst = append(dst, '0'+byte(f-file))
-			}
-			s := shift + uint(f)
-			l := "\x00PNBRQK"[k.t0>>s&1|(k.t1>>s&1)<<1|(k.t2>>s&1)<<2]
-			if k.white>>s&1 == 0 {
-				l |= 0x20
-			}
-			dst = append(dst, l)
-			file = f + 1
+		t0, t1, t2 := uint8(k.t0>>shift), uint8(k.t1>>shift), uint8(k.t2>>shift)
+		occupied := t0 | t1 | t2
+		// Byte f of code is the piece on file f as fenLetters indexes it.
+		code := fenSpread[t0] | fenSpread[t1]<<1 | fenSpread[t2]<<2 | fenSpread[occupied&^uint8(k.white>>shift)]<<3
+		// src holds the rank's letters, then the digits of empty runs.
+		src := [16]byte{
+			fenLetters[code&15], fenLetters[code>>8&15], fenLetters[code>>16&15], fenLetters[code>>24&15],
+			fenLetters[code>>32&15], fenLetters[code>>40&15], fenLetters[code>>48&15], fenLetters[code>>56&15],
+			'1', '2', '3', '4', '5', '6', '7', '8',
 		}
-		if file < 8 {
-			dst = append(dst, '0'+byte(8-file))
-		}
-		if r > 0 {
-			dst = append(dst, '/')
-		}
+		// Eight bytes are written whatever the rank's length, those past
+		// it to be overwritten by the next rank or left past the end.
+		sh := &fenShuffle[occupied]
+		w := (*[8]byte)(b[at : at+8])
+		w[0], w[1], w[2], w[3] = src[sh[0]&15], src[sh[1]&15], src[sh[2]&15], src[sh[3]&15]
+		w[4], w[5], w[6], w[7] = src[sh[4]&15], src[sh[5]&15], src[sh[6]&15], src[sh[7]&15]
+		at += int(fenRankLen[occupied])
+		b[at&(fenRanksMax-1)] = '/'
+		at++
 	}
+	dst = dst[:n+at-1]
 	if k.Turn() == White {
 		dst = append(dst, " w "...)
 	} else {
@@ -118,16 +124,8 @@ func (k Key) AppendFEN(dst []byte, halfMove, fullMove int) []byte {
 	if k.state>>1&0xffff == 0 {
 		dst = append(dst, '-')
 	}
-	for f := 7; f >= 0; f-- {
-		if k.state>>(1+f)&1 != 0 {
-			dst = append(dst, 'A'+byte(f))
-		}
-	}
-	for f := 7; f >= 0; f-- {
-		if k.state>>(9+f)&1 != 0 {
-			dst = append(dst, 'a'+byte(f))
-		}
-	}
+	dst = append(dst, fenCastling[uint8(k.state>>1)]...)
+	dst = append(dst, fenCastling[256+int(uint8(k.state>>9))]...)
 	switch file := byte(k.state >> 17 & 15); {
 	case file == 0:
 		dst = append(dst, " - "...)
@@ -136,7 +134,83 @@ func (k Key) AppendFEN(dst []byte, halfMove, fullMove int) []byte {
 	default:
 		dst = append(dst, ' ', 'a'+file-1, '3', ' ')
 	}
-	dst = strconv.AppendInt(dst, int64(halfMove), 10)
+	dst = appendCounter(dst, halfMove)
 	dst = append(dst, ' ')
-	return strconv.AppendInt(dst, int64(fullMove), 10)
+	return appendCounter(dst, fullMove)
 }
+
+// appendCounter appends a FEN's move counter, most often a number of one
+// or two digits.
+func appendCounter(dst []byte, n int) []byte {
+	switch {
+	case n >= 0 && n < 10:
+		return append(dst, byte('0'+n))
+	case n >= 10 && n < 100:
+		return append(dst, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
+}
+
+// fenRanksMax bounds the board field of a FEN (at most 71 bytes) with
+// room for the last rank's eight bytes and its slash; a power of two, so
+// that masking an index with it proves it in range.
+const fenRanksMax = 128
+
+// fenLetters are the FEN letters of the pieces by their type (1..6, a
+// key's planes) plus 8 for Black.
+const fenLetters = "\x00PNBRQK\x00\x00pnbrqk\x00"
+
+// fenSpread maps a rank's byte of a plane to a word with, in byte f, the
+// bit of file f.
+var fenSpread = func() (t [256]uint64) {
+	for x := range t {
+		for f := range 8 {
+			t[x] |= uint64(x>>f&1) << (8 * f)
+		}
+	}
+	return t
+}()
+
+// fenShuffle and fenRankLen give, per occupancy of a rank, the rank's
+// FEN as indices into its letters (0..7, by file) and the digits of
+// empty runs (8 + length - 1), and its length.
+var fenShuffle, fenRankLen = func() (sh [256][8]uint8, ln [256]uint8) {
+	for occ := range sh {
+		empty := 0
+		for f := range 8 {
+			if occ>>f&1 == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				sh[occ][ln[occ]] = uint8(8 + empty - 1)
+				ln[occ]++
+				empty = 0
+			}
+			sh[occ][ln[occ]] = uint8(f)
+			ln[occ]++
+		}
+		if empty > 0 {
+			sh[occ][ln[occ]] = uint8(8 + empty - 1)
+			ln[occ]++
+		}
+	}
+	return sh, ln
+}()
+
+// fenCastling is the castling field's letters per byte of a key's rook
+// files: White's 256 first, then Black's, each from the h-file down.
+var fenCastling = func() (t [512]string) {
+	for side, a := range [...]byte{'A', 'a'} {
+		for x := range 256 {
+			var s []byte
+			for f := 7; f >= 0; f-- {
+				if x>>f&1 != 0 {
+					s = append(s, a+byte(f))
+				}
+			}
+			t[256*side+x] = string(s)
+		}
+	}
+	return t
+}()

@@ -32,8 +32,8 @@ func fixed(x float64, prec int) string { return string(appendFixed(nil, x, prec)
 var pow10 = [...]float64{1, 10, 100, 1000, 10000}
 
 // appendFixed appends x with prec decimals (at most 4), nothing for NaN.
-// Rows have a dozen figures each, and rounding to an integer and placing
-// the point costs a tenth of strconv's general formatting; numbers too
+// Rows have a dozen figures each, and rounding to an integer and writing
+// its digits costs a tenth of strconv's general formatting; numbers too
 // large for that go to strconv.
 func appendFixed(dst []byte, x float64, prec int) []byte {
 	if math.IsNaN(x) {
@@ -43,20 +43,42 @@ func appendFixed(dst []byte, x float64, prec int) []byte {
 		return strconv.AppendFloat(dst, x, 'f', prec, 64)
 	}
 	n := int64(math.Round(x * pow10[prec]))
+	u := uint64(n)
 	if n < 0 {
-		dst = append(dst, '-')
-		n = -n
+		u = uint64(-n)
 	}
-	scale := int64(pow10[prec])
-	dst = strconv.AppendInt(dst, n/scale, 10)
+	// The digits are written from the last, the point placed on the way.
+	var buf [24]byte
+	i := len(buf)
+	for range prec {
+		i--
+		buf[i] = byte('0' + u%10)
+		u /= 10
+	}
 	if prec > 0 {
-		dst = append(dst, '.')
-		frac := n % scale
-		for d := scale / 10; d > 0; d /= 10 {
-			dst = append(dst, byte('0'+frac/d%10))
+		i--
+		buf[i] = '.'
+	}
+	for {
+		i--
+		buf[i] = byte('0' + u%10)
+		if u /= 10; u == 0 {
+			break
 		}
 	}
-	return dst
+	if n < 0 {
+		i--
+		buf[i] = '-'
+	}
+	return append(dst, buf[i:]...)
+}
+
+// appendCount appends n, which is most often a single digit.
+func appendCount(dst []byte, n int64) []byte {
+	if uint64(n) < 10 {
+		return append(dst, byte('0'+n))
+	}
+	return strconv.AppendInt(dst, n, 10)
 }
 
 // cells returns a move's row as the text of Columns.
@@ -205,13 +227,25 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.WriteString(strings.Join(Columns, ",") + "\n")
 	err := f.render(bw, func(_ int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
-		var sp []byte
+		// The cells a position's rows share are written once, into head.
+		var head []byte
 		if t.root.SP >= 0 {
-			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
+			head = strconv.AppendInt(head, int64(t.root.SP), 10)
 		}
+		head = append(head, ',')
+		sp := len(head)
+		plain := plainLine(t.root.Moves)
 		err := t.walk(t.plan(opts), func(v *view) error {
+			head = appendCount(head[:sp], int64(v.ply))
+			head = append(head, ',')
+			if plain {
+				head = append(head, v.line...)
+			} else {
+				head = csvfield.Append(head, v.line)
+			}
+			head = append(head, ',')
 			for k := range v.moves {
-				dst = appendCSVRow(dst, sp, v, &v.moves[k])
+				dst = appendCSVRow(dst, head, v.fen, &v.moves[k])
 			}
 			var err error
 			if p.full(dst) {
@@ -230,24 +264,48 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 	return nil
 }
 
-func appendCSVRow(dst, sp []byte, v *view, m *moveView) []byte {
+// plainLine reports whether every line of a tree whose root is reached
+// by moves is plain text, which neither CSV nor JSON quotes or escapes:
+// the moves of a walk are appended in SAN with move numbers, which is
+// plain, and a line starts with moves or with the first number. Moves
+// written by this package are plain too, but a JSON document read back
+// may say anything.
+func plainLine(moves string) bool {
+	if moves != "" && (moves[0] < '0' || moves[0] > '9') {
+		return false
+	}
+	for i := range len(moves) {
+		if c := moves[i]; c < ' ' || c >= 0x7f || c == ',' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendCSVRow appends the row of move m from a position whose first
+// cells, up to its move, are head. The SAN, UCI and FEN a walk writes
+// never need quotes.
+func appendCSVRow(dst, head, fen []byte, m *moveView) []byte {
 	c := &m.c
 	fig := figuresOf(c)
-	dst = append(dst, sp...)
+	dst = append(dst, head...)
+	dst = append(dst, m.san...)
 	dst = append(dst, ',')
-	dst = strconv.AppendInt(dst, int64(v.ply), 10)
+	dst = appendCount(dst, c.Games)
 	dst = append(dst, ',')
-	dst = csvfield.Append(dst, v.line)
+	dst = appendCount(dst, c.WhiteWins)
 	dst = append(dst, ',')
-	dst = csvfield.Append(dst, m.san)
-	for _, n := range [...]int64{c.Games, c.WhiteWins, c.Draws, c.BlackWins} {
-		dst = append(dst, ',')
-		dst = strconv.AppendInt(dst, n, 10)
-	}
-	for _, x := range [...]float64{fig.score, fig.low, fig.high, fig.drawRate} {
-		dst = append(dst, ',')
-		dst = appendFixed(dst, x, 4)
-	}
+	dst = appendCount(dst, c.Draws)
+	dst = append(dst, ',')
+	dst = appendCount(dst, c.BlackWins)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.score, 4)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.low, 4)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.high, 4)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.drawRate, 4)
 	dst = append(dst, ',')
 	dst = appendFixed(dst, fig.elo, 0)
 	dst = append(dst, ',')
@@ -259,7 +317,7 @@ func appendCSVRow(dst, sp []byte, v *view, m *moveView) []byte {
 	dst = append(dst, ',')
 	dst = append(dst, m.uci...)
 	dst = append(dst, ',')
-	dst = csvfield.Append(dst, v.fen)
+	dst = append(dst, fen...)
 	return append(dst, '\n')
 }
 
