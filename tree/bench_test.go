@@ -46,8 +46,10 @@ func BenchmarkBuild(b *testing.B) {
 			// without it, and the chunks in the forest's arena.
 			positions := f.Len()
 			var arenaBytes int
-			if a := f.s.nodes.mem; a != nil {
-				arenaBytes = a.used
+			for _, s := range f.stores {
+				if a := s.nodes.mem; a != nil {
+					arenaBytes += a.used
+				}
 			}
 			var with, without runtime.MemStats
 			runtime.GC()

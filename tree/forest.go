@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -35,6 +36,12 @@ type Options struct {
 	// the moves leading to them, down to three quarters of the bound;
 	// Summary.Pruned counts them. A position dropped and reached again
 	// later counts only the games from then on.
+	//
+	// The bound is checked after every few lines added (a 64th of the
+	// bound over the most positions a line adds, at least one) and when
+	// Run returns, so a Forest may pass it by a 64th in between. Checked
+	// at fixed counts of lines, pruning drops the same positions however
+	// many goroutines add the lines.
 	MaxNodes int
 	// Start, if set, is the one start position whose games are taken,
 	// whatever its kind (a Chess960 array, a DFRC pair, any position set
@@ -53,12 +60,12 @@ type Options struct {
 }
 
 // NodeBytes is about what a position of a tree takes in memory: its
-// counts and key (64 bytes), the move leading to it (24 bytes, a tree
+// counts, ordinal and key (68 bytes), the move leading to it (24 bytes, a tree
 // having about one move per position; 64 more for a move two games or
 // more played, which random games' moves rarely are) and its slot in the
 // index of its tree (8 bytes, in a table between three eighths and three
 // quarters full). BenchmarkBuild measures it.
-const NodeBytes = 114
+const NodeBytes = 118
 
 // Summary counts what a Forest did with the games selected.
 type Summary struct {
@@ -123,8 +130,12 @@ type Forest struct {
 	sel      *selection // nil: a tree per Chess960 array
 	trees    []*Tree
 	byRoot   map[position.Key]int
-	s        *store // the positions of all trees
-	scratch  pruneScratch
+	// stores hold the positions of the trees, each tree in one: the
+	// trees of different stores can be added to at once.
+	stores []*store
+	// added counts the lines added, and every is how many lines pass
+	// between checks of MaxNodes.
+	added, every uint64
 	// Summary counts what was done with the games selected.
 	Summary Summary
 	// Totals count every game read and the problems reported.
@@ -145,13 +156,14 @@ type selection struct {
 // depth is out of range, or when Start cannot be played from or Moves
 // cannot be played from it.
 func NewForest(opts Options) (*Forest, error) {
-	f := &Forest{depth: opts.Depth, maxNodes: max(opts.MaxNodes, 0), byRoot: map[position.Key]int{}, s: newStore()}
-	if f.depth == 0 {
-		f.depth = DefaultDepth
+	depth := opts.Depth
+	if depth == 0 {
+		depth = DefaultDepth
 	}
-	if f.depth < 0 || f.depth > MaxDepth {
+	if depth < 0 || depth > MaxDepth {
 		return nil, fmt.Errorf("%w %d: want 1 to %d plies", ErrDepth, opts.Depth, MaxDepth)
 	}
+	f := newForest(depth, opts.MaxNodes, min(runtime.GOMAXPROCS(0), maxStores))
 	if opts.Start == nil {
 		if strings.TrimSpace(opts.Moves) != "" {
 			return nil, fmt.Errorf("%w: moves need a start position to be played from", ErrMoves)
@@ -180,8 +192,30 @@ func NewForest(opts Options) (*Forest, error) {
 	sel.rootKey, sel.rootPlies = b.Key(), b.MovesPlayed()
 	root.Moves, root.FEN, root.Plies = moves, startFEN(b), sel.rootPlies
 	f.sel = sel
-	f.addTree(newTree(f.s, root, b, f.depth))
+	f.addTree(newTree(f.storeFor(b.Key()), root, b, f.depth))
 	return f, nil
+}
+
+// maxStores bounds the stores of a forest, and so the goroutines adding
+// to it at once.
+const maxStores = 8
+
+// newForest returns an empty forest of trees of depth plies, bounded to
+// maxNodes positions (0: no bound), in n stores.
+func newForest(depth, maxNodes, n int) *Forest {
+	f := &Forest{depth: depth, maxNodes: max(maxNodes, 0), byRoot: map[position.Key]int{}}
+	f.every = uint64(max(f.maxNodes/(64*(depth+2)), 1))
+	for range max(n, 1) {
+		f.stores = append(f.stores, newStore())
+	}
+	return f
+}
+
+// storeFor returns the store of the tree rooted at k: the same for the
+// same root whatever the trees already there, so that a forest built
+// twice from the same games has its trees in the same stores.
+func (f *Forest) storeFor(k position.Key) *store {
+	return f.stores[k.Hash()%uint64(len(f.stores))]
 }
 
 // playMoves plays the SAN moves of text on b and returns them written
@@ -262,7 +296,13 @@ func spOf(k position.Key) int {
 func (f *Forest) Depth() int { return f.depth }
 
 // Len returns the number of positions in all trees.
-func (f *Forest) Len() int { return f.s.nodes.len() }
+func (f *Forest) Len() int {
+	n := 0
+	for _, s := range f.stores {
+		n += s.nodes.len()
+	}
+	return n
+}
 
 // Trees returns the trees, by SP (trees of other starts last), then by
 // start and root position.
@@ -310,10 +350,11 @@ func (f *Forest) treeFor(k position.Key, sp int, start *fen.Position) (*Tree, er
 		return nil, err
 	}
 	s := startFEN(b)
-	t := newTree(f.s, Root{SP: sp, Start: s, FEN: s}, b, f.depth)
+	// The tree's root node is added with its first line, by the
+	// goroutine adding to its store (see Tree.init).
+	t := newShell(f.storeFor(k), Root{SP: sp, Start: s, FEN: s}, b, f.depth)
 	if t.rootKey != k {
-		// The root added is left in the store, where no tree finds it;
-		// such a line is a bug of the Walker.
+		// Such a line is a bug of the Walker.
 		return nil, fmt.Errorf("the line's first position is not the start position of SP %d", sp)
 	}
 	return f.trees[f.addTree(t)], nil
@@ -326,19 +367,49 @@ func (f *Forest) treeFor(k position.Key, sp int, start *fen.Position) (*Tree, er
 func (f *Forest) Add(l *Line, sp int) error {
 	// Pointers into the store's chunks are used below (see newArena).
 	defer runtime.KeepAlive(f)
-	if len(l.Steps) == 0 {
-		return fmt.Errorf("adding a line with no position")
-	}
-	t, err := f.treeFor(l.Steps[0].Key, sp, l.start)
+	t, stamp, err := f.route(l, sp)
 	if err != nil {
 		return err
 	}
+	t.stamp = stamp
 	t.Add(l)
-	f.Summary.Games++
-	if f.maxNodes > 0 && f.Len() > f.maxNodes {
+	if f.due() && f.Len() > f.maxNodes {
 		f.prune(f.maxNodes * 3 / 4)
 	}
 	return nil
+}
+
+// route returns the tree line l goes to, adding it when there is none,
+// and the line's ordinal, and counts the line as added.
+func (f *Forest) route(l *Line, sp int) (*Tree, uint32, error) {
+	if len(l.Steps) == 0 {
+		return nil, 0, fmt.Errorf("adding a line with no position")
+	}
+	t, err := f.treeFor(l.Steps[0].Key, sp, l.start)
+	if err != nil {
+		return nil, 0, err
+	}
+	f.Summary.Games++
+	return t, f.stamp(), nil
+}
+
+// stamp counts a line or tree added and returns its ordinal, which the
+// nodes it adds are born with. Past 2³²-1 lines, the newest lines share
+// the last ordinal, and pruning tells their positions apart by store.
+func (f *Forest) stamp() uint32 {
+	f.added++
+	return uint32(min(f.added, math.MaxUint32))
+}
+
+// due reports whether the bound on positions is checked after the line
+// just added.
+func (f *Forest) due() bool { return f.maxNodes > 0 && f.added%f.every == 0 }
+
+// settle prunes the forest when it holds more positions than its bound.
+func (f *Forest) settle() {
+	if f.maxNodes > 0 && f.Len() > f.maxNodes {
+		f.prune(f.maxNodes * 3 / 4)
+	}
 }
 
 // Merge adds the trees, summary and totals of o to f. Trees with the same
@@ -354,17 +425,19 @@ func (f *Forest) Merge(o *Forest) error {
 	for _, ot := range o.trees {
 		i, ok := f.byRoot[ot.rootKey]
 		if !ok {
-			i = f.addTree(newTree(f.s, ot.root, &ot.board, f.depth))
+			i = f.addTree(newShell(f.storeFor(ot.rootKey), ot.root, &ot.board, f.depth))
 		}
-		if err := f.trees[i].Merge(ot); err != nil {
+		// Each tree's new positions are born with an ordinal of their
+		// own, as a line's are.
+		t := f.trees[i]
+		t.stamp = f.stamp()
+		if err := t.Merge(ot); err != nil {
 			return err
 		}
 	}
 	f.Summary.merge(&o.Summary)
 	f.Totals.Merge(&o.Totals)
-	if f.maxNodes > 0 && f.Len() > f.maxNodes {
-		f.prune(f.maxNodes * 3 / 4)
-	}
+	f.settle()
 	for i := range f.sps {
 		f.sps[i] |= o.sps[i]
 	}
@@ -388,49 +461,30 @@ func (f *Forest) markSP(sp int) {
 // The rounds are played on the counts of moves left to each node, and
 // the nodes and moves dropped by all of them are removed at once: the
 // leaves of random games are one a game, so a pruning takes two or three
-// rounds, and removing is most of its work.
+// rounds, and removing is most of its work. Each store removes its own,
+// at the same time as the others.
 func (f *Forest) prune(target int) {
-	st := f.s
-	sc := &f.scratch
-	n := st.nodes.len()
-	if n <= target {
+	left := f.Len()
+	if left <= target {
 		return
 	}
-	// remap holds -2 for a root, then -1 for a node to drop.
-	sc.remap = slices.Grow(sc.remap[:0], n)[:n]
-	clear(sc.remap)
-	for _, t := range f.trees {
-		sc.remap[t.rootNode] = -2
+	for _, st := range f.stores {
+		st.startPruning()
 	}
-	// moves counts each node's moves not dropped, and from holds each
-	// move's node, -1 once dropped; remove then takes its memory back.
-	sc.moves = slices.Grow(sc.moves[:0], n)[:n]
-	clear(sc.moves)
-	from := slices.Grow(sc.edgeMap[:0], st.links.len())[:st.links.len()]
-	e := 0
-	for _, ch := range st.links.chunks {
-		for j := range ch {
-			from[e] = ch[j].from
-			sc.moves[ch[j].from]++
-			e++
+	for _, t := range f.trees {
+		if t.rootNode >= 0 {
+			t.s.scratch.remap[t.rootNode] = root
 		}
 	}
-	sc.edgeMap = from
 	// byGames counts the leaves by their games, the last entry those
 	// with more: a sort of millions of leaves would cost more than the
 	// rest of pruning.
 	var byGames [256]int
-	left, pruned := n, 0
+	pruned := 0
 	for left > target {
 		clear(byGames[:])
-		i := 0
-		for _, ch := range st.nodes.chunks {
-			for j := range ch {
-				if sc.remap[i] == 0 && sc.moves[i] == 0 {
-					byGames[min(int(ch[j].games), len(byGames)-1)]++
-				}
-				i++
-			}
+		for _, st := range f.stores {
+			st.countLeaves(&byGames)
 		}
 		limit := 0
 		for limit < len(byGames) && byGames[limit] == 0 {
@@ -440,29 +494,11 @@ func (f *Forest) prune(target int) {
 			break
 		}
 		need := min(left-target, byGames[limit])
-		todo := need
-		i = n - 1
-		for k := len(st.nodes.chunks) - 1; k >= 0 && todo > 0; k-- {
-			ch := st.nodes.chunks[k]
-			for j := len(ch) - 1; j >= 0 && todo > 0; j-- {
-				if sc.remap[i] == 0 && sc.moves[i] == 0 && min(int(ch[j].games), len(byGames)-1) == limit {
-					sc.remap[i] = -1
-					todo--
-				}
-				i--
-			}
-		}
+		f.dropNewest(limit, need)
 		// The moves to the nodes dropped are dropped: their nodes may
 		// be leaves in the next round.
-		e = 0
-		for _, ch := range st.links.chunks {
-			for j := range ch {
-				if p := from[e]; p >= 0 && sc.remap[ch[j].child] == -1 {
-					sc.moves[p]--
-					from[e] = -1
-				}
-				e++
-			}
+		for _, st := range f.stores {
+			st.dropMoves()
 		}
 		left -= need
 		pruned += need
@@ -470,12 +506,136 @@ func (f *Forest) prune(target int) {
 	if pruned == 0 {
 		return
 	}
-	st.remove(sc)
+	byStore := make(map[*store][]*Tree, len(f.stores))
 	for _, t := range f.trees {
-		t.rootNode = sc.remap[t.rootNode]
-		t.index.renumber(sc.remap, &sc.slots)
+		byStore[t.s] = append(byStore[t.s], t)
 	}
+	var wg sync.WaitGroup
+	for _, st := range f.stores {
+		if st.scratch.dropped == 0 {
+			continue
+		}
+		wg.Go(func() {
+			sc := &st.scratch
+			st.remove(sc)
+			for _, t := range byStore[st] {
+				if t.rootNode >= 0 {
+					t.rootNode = sc.remap[t.rootNode]
+					t.index.renumber(sc.remap, &sc.slots)
+				}
+			}
+		})
+	}
+	wg.Wait()
 	f.Summary.Pruned += int64(pruned)
+}
+
+// Marks of pruneScratch.remap before remove sets the new indices.
+const (
+	drop = -1 // a node dropped
+	root = -2 // a tree's root, never dropped
+)
+
+// startPruning sets the scratch up for a pruning: no node dropped yet,
+// each node's count of moves, and each move's node.
+func (s *store) startPruning() {
+	sc := &s.scratch
+	n := s.nodes.len()
+	sc.dropped = 0
+	sc.remap = slices.Grow(sc.remap[:0], n)[:n]
+	clear(sc.remap)
+	sc.moves = slices.Grow(sc.moves[:0], n)[:n]
+	clear(sc.moves)
+	from := slices.Grow(sc.edgeMap[:0], s.links.len())[:s.links.len()]
+	e := 0
+	for _, ch := range s.links.chunks {
+		for j := range ch {
+			from[e] = ch[j].from
+			sc.moves[ch[j].from]++
+			e++
+		}
+	}
+	sc.edgeMap = from
+}
+
+// leafGames returns the bucket of byGames that node i counts in, or -1
+// when it is no leaf left to drop.
+func (s *store) leafGames(i int32, n *node) int {
+	sc := &s.scratch
+	if sc.remap[i] != 0 || sc.moves[i] != 0 {
+		return -1
+	}
+	return min(int(n.games), 255)
+}
+
+// countLeaves adds the store's leaves left to byGames.
+func (s *store) countLeaves(byGames *[256]int) {
+	i := int32(0)
+	for _, ch := range s.nodes.chunks {
+		for j := range ch {
+			if g := s.leafGames(i, &ch[j]); g >= 0 {
+				byGames[g]++
+			}
+			i++
+		}
+	}
+}
+
+// dropMoves drops the moves to the nodes dropped, and counts them off
+// their nodes' moves.
+func (s *store) dropMoves() {
+	sc := &s.scratch
+	from := sc.edgeMap
+	e := 0
+	for _, ch := range s.links.chunks {
+		for j := range ch {
+			if p := from[e]; p >= 0 && sc.remap[ch[j].child] == drop {
+				sc.moves[p]--
+				from[e] = -1
+			}
+			e++
+		}
+	}
+}
+
+// dropNewest drops the need newest leaves of games bucket limit, of all
+// stores: a store's nodes are in the order they were added, so each is
+// looked through from its end, and the newest of their next leaves is
+// taken each time. Two stores' leaves are never of the same line, which
+// adds to one tree; forests merged or past 2³²-1 lines may have equal
+// ordinals in two stores, and the first store's goes first.
+func (f *Forest) dropNewest(limit, need int) {
+	type cursor struct {
+		s *store
+		i int32 // the store's next leaf of the bucket, -1 for none
+	}
+	next := func(c *cursor) {
+		for c.i--; c.i >= 0; c.i-- {
+			if c.s.leafGames(c.i, c.s.nodes.at(c.i)) == limit {
+				return
+			}
+		}
+	}
+	cursors := make([]cursor, len(f.stores))
+	for k, st := range f.stores {
+		cursors[k] = cursor{s: st, i: int32(st.nodes.len())}
+		next(&cursors[k])
+	}
+	for ; need > 0; need-- {
+		var best *cursor
+		for k := range cursors {
+			c := &cursors[k]
+			if c.i >= 0 && (best == nil || c.s.nodes.at(c.i).born > best.s.nodes.at(best.i).born) {
+				best = c
+			}
+		}
+		if best == nil {
+			return
+		}
+		best.s.scratch.remap[best.i] = drop
+		best.s.scratch.dropped++
+		next(best)
+	}
 }
 
 // pruneScratch is the memory pruning works in, kept from one pruning to
@@ -484,6 +644,7 @@ func (f *Forest) prune(target int) {
 type pruneScratch struct {
 	remap, edgeMap, moves []int32
 	slots                 []uint64
+	dropped               int // nodes dropped
 }
 
 // remove drops the nodes whose sc.remap is -1, which must have no moves
@@ -841,14 +1002,20 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			err = aerr
 		}
 	}
+	// A tree made for a line that was never added, the run stopped,
+	// still gets its root.
+	for _, t := range f.trees {
+		t.init()
+	}
+	f.settle()
 	return err
 }
 
 // adder adds the walkers' lines to a forest on a goroutine of its own, in
 // the order it is given them: adding is most of the work of building a
 // tree of many positions, and the goroutine that keeps the input's
-// order has reading to do as well. Pruning, which looks at every tree,
-// is done there too.
+// order has reading to do as well. With more than one store, it hands
+// each line to the goroutine of its tree's store (see shards).
 type adder struct {
 	lines   chan []walked
 	free    chan []walked
@@ -863,16 +1030,27 @@ const adderBatch = 256
 func (f *Forest) startAdder(steps *sync.Pool) *adder {
 	ad := &adder{lines: make(chan []walked, 4), free: make(chan []walked, 6), done: make(chan struct{})}
 	ad.pending = make([]walked, 0, adderBatch)
+	var sh *shards
+	if len(f.stores) > 1 {
+		sh = f.startShards(steps)
+	}
 	go func() {
 		defer close(ad.done)
 		for lines := range ad.lines {
 			for i := range lines {
+				handed := false
 				if ad.err.Load() == nil {
-					if err := f.count(&lines[i]); err != nil {
+					var err error
+					if sh != nil {
+						handed, err = sh.count(&lines[i])
+					} else {
+						err = f.count(&lines[i])
+					}
+					if err != nil {
 						ad.err.Store(&err)
 					}
 				}
-				if s := lines[i].line.Steps; cap(s) > 0 {
+				if s := lines[i].line.Steps; cap(s) > 0 && !handed {
 					steps.Put(&s)
 				}
 			}
@@ -881,6 +1059,9 @@ func (f *Forest) startAdder(steps *sync.Pool) *adder {
 			case ad.free <- lines[:0]:
 			default:
 			}
+		}
+		if sh != nil {
+			sh.stop()
 		}
 	}()
 	return ad
@@ -924,6 +1105,15 @@ func (ad *adder) stop() error {
 
 // count adds a worker's result to the forest.
 func (f *Forest) count(v *walked) error {
+	if !f.tally(v) {
+		return nil
+	}
+	return f.Add(&v.line, v.sp)
+}
+
+// tally counts a worker's result in the summary, and reports whether its
+// line is to be added.
+func (f *Forest) tally(v *walked) bool {
 	if v.failed {
 		f.Summary.Failed++
 	}
@@ -933,7 +1123,136 @@ func (f *Forest) count(v *walked) error {
 	case NotReached:
 		f.Summary.NotReached++
 	default:
-		return f.Add(&v.line, v.sp)
+		return true
 	}
-	return nil
+	return false
+}
+
+// shards add lines to the trees of a forest's stores on a goroutine per
+// store: the trees of one store are added to in input order, those of
+// two stores at once. The goroutine handing them the lines (count)
+// makes the trees, counts the lines, and checks the bound on positions
+// at the counts of lines Forest.due names, as Forest.Add does: it waits
+// there for every store to be up to date and prunes the forest while
+// they wait, so that what is dropped is what one goroutine adding every
+// line would drop. Since a line adds at most depth+2 positions, the wait
+// is left out when the bound cannot have been passed since the last.
+type shards struct {
+	f       *Forest
+	in      []chan []shardLine
+	pending [][]shardLine
+	free    chan []shardLine
+	idle    chan struct{}
+	steps   *sync.Pool
+	wg      sync.WaitGroup
+	// known is the number of positions at the last wait, and since the
+	// lines handed over after it.
+	known, since int
+}
+
+// shardLine is a line for a store's goroutine, with its tree and
+// ordinal.
+type shardLine struct {
+	t     *Tree
+	stamp uint32
+	line  Line
+}
+
+// shardBatch is the number of lines handed to a store's goroutine at
+// once.
+const shardBatch = 128
+
+func (f *Forest) startShards(steps *sync.Pool) *shards {
+	n := len(f.stores)
+	sh := &shards{f: f, steps: steps, known: f.Len(), idle: make(chan struct{}), free: make(chan []shardLine, 4*n)}
+	sh.in = make([]chan []shardLine, n)
+	sh.pending = make([][]shardLine, n)
+	for k := range n {
+		sh.in[k] = make(chan []shardLine, 4)
+		sh.pending[k] = make([]shardLine, 0, shardBatch)
+		sh.wg.Go(func() {
+			for lines := range sh.in[k] {
+				if lines == nil {
+					// A wait: the store is up to date.
+					sh.idle <- struct{}{}
+					continue
+				}
+				for i := range lines {
+					l := &lines[i]
+					l.t.stamp = l.stamp
+					l.t.Add(&l.line)
+					if s := l.line.Steps; cap(s) > 0 {
+						steps.Put(&s)
+					}
+				}
+				clear(lines)
+				select {
+				case sh.free <- lines[:0]:
+				default:
+				}
+			}
+		})
+	}
+	return sh
+}
+
+// count counts v and hands its line to its store's goroutine, and
+// reports whether it did, the line's Steps then being theirs.
+func (sh *shards) count(v *walked) (bool, error) {
+	f := sh.f
+	if !f.tally(v) {
+		return false, nil
+	}
+	t, stamp, err := f.route(&v.line, v.sp)
+	if err != nil {
+		return false, err
+	}
+	k := slices.Index(f.stores, t.s)
+	sh.pending[k] = append(sh.pending[k], shardLine{t: t, stamp: stamp, line: v.line})
+	if len(sh.pending[k]) == shardBatch {
+		sh.send(k)
+	}
+	sh.since++
+	if f.due() && sh.known+sh.since*(f.depth+2) > f.maxNodes {
+		sh.wait()
+		if f.Len() > f.maxNodes {
+			f.prune(f.maxNodes * 3 / 4)
+		}
+		sh.known, sh.since = f.Len(), 0
+	}
+	return true, nil
+}
+
+// send hands store k's pending lines to its goroutine.
+func (sh *shards) send(k int) {
+	sh.in[k] <- sh.pending[k]
+	select {
+	case sh.pending[k] = <-sh.free:
+	default:
+		sh.pending[k] = make([]shardLine, 0, shardBatch)
+	}
+}
+
+// wait returns once every line handed over is added.
+func (sh *shards) wait() {
+	for k := range sh.in {
+		if len(sh.pending[k]) > 0 {
+			sh.send(k)
+		}
+		sh.in[k] <- nil
+	}
+	for range sh.in {
+		<-sh.idle
+	}
+}
+
+// stop adds the lines pending and ends the goroutines.
+func (sh *shards) stop() {
+	for k := range sh.in {
+		if len(sh.pending[k]) > 0 {
+			sh.send(k)
+		}
+		close(sh.in[k])
+	}
+	sh.wg.Wait()
 }

@@ -290,7 +290,7 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 		if head.depth != depth {
 			return fmt.Errorf("%w: the document's trees hold %d plies, not %d", ErrDepth, head.depth, depth)
 		}
-		part = &Forest{depth: depth, byRoot: map[position.Key]int{}, s: newStore()}
+		part = newForest(depth, 0, 1)
 		return nil
 	}
 	for dec.More() {
@@ -346,8 +346,8 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 	f.depth = part.depth
 	if len(f.trees) == 0 {
 		// The first document's trees are taken as they are, not copied.
-		f.trees, f.byRoot, f.s = part.trees, part.byRoot, part.s
-		part.trees, part.byRoot, part.s = nil, map[position.Key]int{}, newStore()
+		f.trees, f.byRoot, f.stores = part.trees, part.byRoot, part.stores
+		part.trees, part.byRoot, part.stores = nil, map[position.Key]int{}, []*store{newStore()}
 	}
 	return f.Merge(part)
 }
@@ -447,7 +447,7 @@ func (f *Forest) startTree(jt *jsonTree) (*Tree, *position.Board, error) {
 	if _, ok := f.byRoot[b.Key()]; ok {
 		return nil, nil, fmt.Errorf("%w: the tree of %s", ErrDuplicated, jt.FEN)
 	}
-	return newTree(f.s, Root{SP: sp, Start: jt.Start, Moves: jt.Moves, FEN: jt.FEN, Plies: jt.Plies}, b, f.depth), b, nil
+	return newTree(f.storeFor(b.Key()), Root{SP: sp, Start: jt.Start, Moves: jt.Moves, FEN: jt.FEN, Plies: jt.Plies}, b, f.depth), b, nil
 }
 
 // readNode adds a position of a document's tree, and its moves, to t.

@@ -125,6 +125,10 @@ func (c *edge) addCounts(o *Counts) {
 type node struct {
 	games, whiteWins, draws, blackWins uint32
 	first                              int32 // its first move, -1 for none
+	// born is the ordinal of the line that added the node (see
+	// Forest.added): pruning drops the newest of equally played leaves
+	// first, in the same order however many stores the trees are in.
+	born uint32
 	// mark is room for a walk of one tree to note what it knows of the
 	// node: trees share no node, so walks of two trees may run at once.
 	// While a tree grows, a mark of -1 says that the node's moves are in
@@ -144,6 +148,8 @@ type store struct {
 	counts chunked[edge]
 	// freeCounts are the edges of moves pruned, for moves to come.
 	freeCounts []int32
+	// scratch is what pruning works in.
+	scratch pruneScratch
 	// wide finds the moves of the nodes with many, whose lists are long
 	// to look through: the start positions and those a move from them,
 	// where every game passes.
@@ -268,8 +274,11 @@ type Tree struct {
 	// the root's.
 	s        *store
 	index    index
-	rootNode int32
+	rootNode int32 // -1 until the first line is added (see init)
 	chess960 bool
+	// stamp is the ordinal of the line being added, which new nodes are
+	// born with.
+	stamp uint32
 	// seen are the nodes and moves the game being added has passed
 	// through already, so that a repetition counts once.
 	seenNodes []int32
@@ -284,14 +293,29 @@ type seenMove struct {
 // newTree returns an empty tree in s rooted at the position on b, which
 // it copies.
 func newTree(s *store, root Root, b *position.Board, depth int) *Tree {
-	t := &Tree{s: s, root: root, depth: depth, chess960: b.Chess960()}
+	t := newShell(s, root, b, depth)
+	t.init()
+	return t
+}
+
+// newShell returns a tree as newTree does, but without its root node in
+// s yet: the goroutine that adds to s adds it (see init), so that trees
+// can be made on another.
+func newShell(s *store, root Root, b *position.Board, depth int) *Tree {
+	t := &Tree{s: s, root: root, depth: depth, chess960: b.Chess960(), rootNode: -1}
 	t.board.SetPosition(b.Position())
 	// The root keeps the start's en passant square even when the FEN
 	// above drops it (no capture possible): it is what keys the root.
 	t.rootKey = b.Key()
 	t.board.SetChess960(t.chess960)
-	t.rootNode = t.node(&t.rootKey, t.rootKey.Hash())
 	return t
+}
+
+// init adds the root node, if not there yet.
+func (t *Tree) init() {
+	if t.rootNode < 0 {
+		t.rootNode = t.node(&t.rootKey, t.rootKey.Hash())
+	}
 }
 
 // Root returns where the tree starts.
@@ -314,7 +338,7 @@ func (t *Tree) node(k *position.Key, h uint64) int32 {
 	if i >= 0 {
 		return i
 	}
-	i = t.s.nodes.push(node{first: -1})
+	i = t.s.nodes.push(node{first: -1, born: t.stamp})
 	t.s.keys.push(*k)
 	t.index.insert(h, i, slot)
 	return i
@@ -367,6 +391,7 @@ func (t *Tree) Add(l *Line) {
 	if len(steps) > t.depth+1 {
 		steps = steps[:t.depth+1]
 	}
+	t.init()
 	t.seenNodes, t.seenMoves = t.seenNodes[:0], t.seenMoves[:0]
 	t.index.touch(steps)
 	s := t.s
@@ -416,6 +441,8 @@ func (t *Tree) Merge(o *Tree) error {
 	if o.depth != t.depth {
 		return fmt.Errorf("%w: merging a tree of %d plies into one of %d", ErrDepth, o.depth, t.depth)
 	}
+	t.init()
+	o.init()
 	// Each node of o notes its node in t, found or added in the order
 	// of o's index, which keeps the hash of each key: no key is hashed
 	// again.

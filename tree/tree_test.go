@@ -669,8 +669,8 @@ func TestMaxNodes(t *testing.T) {
 						continue
 					}
 					n := int32(uint32(slot)) - 1
-					k := f.s.keys.at(n)
-					if got, _ := tr.index.find(k, k.Hash(), &f.s.keys); got != n {
+					k := tr.s.keys.at(n)
+					if got, _ := tr.index.find(k, k.Hash(), &tr.s.keys); got != n {
 						t.Fatalf("node %d found at %d by its key", n, got)
 					}
 					indexed++

@@ -1,0 +1,89 @@
+package tree
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/frctool/frctool/internal/archivegen"
+	"github.com/frctool/frctool/pgn"
+)
+
+// TestStoresAddUp builds the same forest with its trees in one store and
+// in several, added to by one goroutine and by a goroutine per store,
+// with and without pruning: every build must write the same rows and
+// summary. Pruning is the part at risk: it must drop the same positions
+// whichever store holds them and however far each store's goroutine has
+// got.
+func TestStoresAddUp(t *testing.T) {
+	gen := archivegen.Bytes(archivegen.Options{Seed: 11, Shape: archivegen.Lichess}, 1<<20)
+	// Half the games again, so that moves are played by one game and by
+	// two, and leaves of both are pruned.
+	data := append(append([]byte{}, gen...), gen[:len(gen)/2]...)
+	full := buildIn(t, data, Options{}, 1, 1)
+	bounds := []struct {
+		name string
+		max  int
+	}{
+		{"no bound", 0},
+		{"a third", full.Len() / 3},
+		{"a tenth", full.Len() / 10},
+		{"below the roots", 40},
+	}
+	for _, b := range bounds {
+		t.Run(b.name, func(t *testing.T) {
+			opts := Options{MaxNodes: b.max}
+			want := render(t, buildIn(t, data, opts, 1, 1))
+			for _, c := range []struct{ jobs, stores int }{{1, 3}, {2, 1}, {2, 2}, {3, 3}, {2, 5}} {
+				got := render(t, buildIn(t, data, opts, c.jobs, c.stores))
+				if got != want {
+					t.Errorf("%d jobs, %d stores: the forest differs from one store's:\n%s", c.jobs, c.stores, firstDiff(got, want))
+				}
+			}
+		})
+	}
+}
+
+// buildIn builds a forest of the games of data with its trees in the
+// given number of stores.
+func buildIn(t *testing.T, data []byte, opts Options, jobs, stores int) *Forest {
+	t.Helper()
+	f, err := NewForest(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.stores = f.stores[:0]
+	for range stores {
+		f.stores = append(f.stores, newStore())
+	}
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{Jobs: jobs}); err != nil {
+		t.Fatal(err)
+	}
+	// Roots are never pruned: a bound below them leaves only them.
+	if opts.MaxNodes > 0 && f.Len() > max(opts.MaxNodes, len(f.trees)) {
+		t.Errorf("%d positions past the bound of %d", f.Len(), opts.MaxNodes)
+	}
+	return f
+}
+
+// render returns the forest's summary and rows.
+func render(t *testing.T, f *Forest) string {
+	t.Helper()
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\n", f)
+	if err := f.WriteCSV(&b, WalkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func firstDiff(got, want string) string {
+	gl, wl := bytes.Split([]byte(got), []byte("\n")), bytes.Split([]byte(want), []byte("\n"))
+	for i := range min(len(gl), len(wl)) {
+		if !bytes.Equal(gl[i], wl[i]) {
+			return fmt.Sprintf("line %d:\n got %s\nwant %s", i+1, gl[i], wl[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(gl), len(wl))
+}
