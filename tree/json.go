@@ -93,6 +93,47 @@ func appendJSONNumber(dst []byte, x float64) []byte {
 	return strconv.AppendFloat(dst, x, 'f', -1, 64)
 }
 
+// appendJSONFixed appends what appendJSONNumber(rounded(x, prec)) does,
+// prec at most 4, without strconv's search for the shortest digits,
+// which costs most of a move's object: below 1e9, the shortest digits of
+// the rounded value are those of x rounded to prec decimals, trailing
+// zeros dropped, since any other number with as few digits lies at least
+// a unit of the last decimal away, far more than the float's precision.
+func appendJSONFixed(dst []byte, x float64, prec int) []byte {
+	if prec >= len(pow10) || !(math.Abs(x) < 1e9) {
+		return appendJSONNumber(dst, rounded(x, prec))
+	}
+	n := math.Round(x * pow10[prec])
+	if n < 0 || n == 0 && math.Signbit(n) {
+		dst = append(dst, '-')
+	}
+	u := uint64(math.Abs(n))
+	var buf [24]byte
+	i := len(buf)
+	// The decimals are written from the last, trailing zeros left out.
+	frac := false
+	for range prec {
+		d := u % 10
+		u /= 10
+		if frac = frac || d != 0; frac {
+			i--
+			buf[i] = byte('0' + d)
+		}
+	}
+	if frac {
+		i--
+		buf[i] = '.'
+	}
+	for {
+		i--
+		buf[i] = byte('0' + u%10)
+		if u /= 10; u == 0 {
+			break
+		}
+	}
+	return append(dst, buf[i:]...)
+}
+
 // appendJSONString appends s as a JSON string, with <, > and & escaped
 // as encoding/json escapes them, so that a page can hold the document in
 // a script element.
@@ -131,16 +172,23 @@ func appendIntField(dst []byte, key string, n int64) []byte {
 	return strconv.AppendInt(appendKey(dst, key, false), n, 10)
 }
 
-// appendNode appends a position of a walk as a JSON object.
-func appendNode(dst []byte, v *view) []byte {
-	dst = strconv.AppendInt(appendKey(append(dst, '{'), "ply", true), int64(v.ply), 10)
-	dst = appendJSONString(appendKey(dst, "line", false), v.line)
-	dst = appendJSONString(appendKey(dst, "fen", false), v.fen)
-	dst = appendIntField(dst, "games", v.Games)
-	dst = appendIntField(dst, "white_wins", v.WhiteWins)
-	dst = appendIntField(dst, "draws", v.Draws)
-	dst = appendIntField(dst, "black_wins", v.BlackWins)
-	dst = append(appendKey(dst, "moves", false), '[')
+// appendNode appends a position of a walk as a JSON object. Its FEN and
+// its moves' SAN and UCI never need escapes; its line does when plain
+// (plainLine) says so.
+func appendNode(dst []byte, v *view, plain bool) []byte {
+	dst = appendCount(append(dst, `{"ply":`...), int64(v.ply))
+	dst = append(dst, `,"line":`...)
+	if plain {
+		dst = append(append(append(dst, '"'), v.line...), '"')
+	} else {
+		dst = appendJSONString(dst, v.line)
+	}
+	dst = append(append(append(dst, `,"fen":"`...), v.fen...), '"')
+	dst = appendCount(append(dst, `,"games":`...), v.Games)
+	dst = appendCount(append(dst, `,"white_wins":`...), v.WhiteWins)
+	dst = appendCount(append(dst, `,"draws":`...), v.Draws)
+	dst = appendCount(append(dst, `,"black_wins":`...), v.BlackWins)
+	dst = append(dst, `,"moves":[`...)
 	for k := range v.moves {
 		m := &v.moves[k]
 		if k > 0 {
@@ -148,32 +196,28 @@ func appendNode(dst []byte, v *view) []byte {
 		}
 		c := &m.c
 		fig := figuresOf(c)
-		dst = appendJSONString(appendKey(append(dst, '{'), "move", true), m.san)
-		dst = appendJSONString(appendKey(dst, "uci", false), m.uci)
-		dst = appendIntField(dst, "to", int64(m.to))
-		dst = appendIntField(dst, "games", c.Games)
-		dst = appendIntField(dst, "white_wins", c.WhiteWins)
-		dst = appendIntField(dst, "draws", c.Draws)
-		dst = appendIntField(dst, "black_wins", c.BlackWins)
-		for _, x := range [...]struct {
-			key  string
-			v    float64
-			prec int
-		}{
-			{"score", fig.score, 4}, {"score_low", fig.low, 4}, {"score_high", fig.high, 4}, {"draw_rate", fig.drawRate, 4},
-			{"avg_elo", fig.elo, 1}, {"performance", fig.perf, 1}, {"avg_year", fig.year, 2},
-		} {
-			dst = appendJSONNumber(appendKey(dst, x.key, false), rounded(x.v, x.prec))
-		}
-		dst = append(appendKey(dst, "last_played", false), '"')
-		dst = append(appendDate(dst, c.Last), '"')
-		dst = appendIntField(dst, "elo_games", c.EloGames)
-		dst = appendIntField(dst, "elo_sum", c.EloSum)
-		dst = appendIntField(dst, "opp_games", c.OppGames)
-		dst = appendIntField(dst, "opp_elo_sum", c.OppEloSum)
-		dst = appendIntField(dst, "opp_net", c.OppNet)
-		dst = appendIntField(dst, "year_games", c.YearGames)
-		dst = appendIntField(dst, "year_sum", c.YearSum)
+		dst = append(append(append(dst, `{"move":"`...), m.san...), '"')
+		dst = append(append(append(dst, `,"uci":"`...), m.uci...), '"')
+		dst = strconv.AppendInt(append(dst, `,"to":`...), int64(m.to), 10)
+		dst = appendCount(append(dst, `,"games":`...), c.Games)
+		dst = appendCount(append(dst, `,"white_wins":`...), c.WhiteWins)
+		dst = appendCount(append(dst, `,"draws":`...), c.Draws)
+		dst = appendCount(append(dst, `,"black_wins":`...), c.BlackWins)
+		dst = appendJSONFixed(append(dst, `,"score":`...), fig.score, 4)
+		dst = appendJSONFixed(append(dst, `,"score_low":`...), fig.low, 4)
+		dst = appendJSONFixed(append(dst, `,"score_high":`...), fig.high, 4)
+		dst = appendJSONFixed(append(dst, `,"draw_rate":`...), fig.drawRate, 4)
+		dst = appendJSONFixed(append(dst, `,"avg_elo":`...), fig.elo, 1)
+		dst = appendJSONFixed(append(dst, `,"performance":`...), fig.perf, 1)
+		dst = appendJSONFixed(append(dst, `,"avg_year":`...), fig.year, 2)
+		dst = append(appendDate(append(dst, `,"last_played":"`...), c.Last), '"')
+		dst = appendCount(append(dst, `,"elo_games":`...), c.EloGames)
+		dst = strconv.AppendInt(append(dst, `,"elo_sum":`...), c.EloSum, 10)
+		dst = appendCount(append(dst, `,"opp_games":`...), c.OppGames)
+		dst = strconv.AppendInt(append(dst, `,"opp_elo_sum":`...), c.OppEloSum, 10)
+		dst = strconv.AppendInt(append(dst, `,"opp_net":`...), c.OppNet, 10)
+		dst = appendCount(append(dst, `,"year_games":`...), c.YearGames)
+		dst = strconv.AppendInt(append(dst, `,"year_sum":`...), c.YearSum, 10)
 		dst = append(dst, '}')
 	}
 	return append(dst, ']', '}')
@@ -194,11 +238,12 @@ func appendTree(dst []byte, t *Tree, opts WalkOptions, pc *pieces) ([]byte, erro
 	dst = appendIntField(dst, "games", t.Games())
 	dst = appendIntField(dst, "positions", int64(len(p.order)))
 	dst = append(appendKey(dst, "nodes", false), '[')
+	plain := plainLine(t.root.Moves)
 	err := t.walk(p, func(v *view) error {
 		if v.index > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendNode(dst, v)
+		dst = appendNode(dst, v, plain)
 		var err error
 		if pc.full(dst) {
 			dst, err = pc.flush(dst)
