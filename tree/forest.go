@@ -468,9 +468,7 @@ func (f *Forest) prune(target int) {
 	if left <= target {
 		return
 	}
-	for _, st := range f.stores {
-		st.startPruning()
-	}
+	f.eachStore((*store).startPruning)
 	for _, t := range f.trees {
 		if t.rootNode >= 0 {
 			t.s.scratch.remap[t.rootNode] = root
@@ -483,8 +481,11 @@ func (f *Forest) prune(target int) {
 	pruned := 0
 	for left > target {
 		clear(byGames[:])
+		f.eachStore((*store).countLeaves)
 		for _, st := range f.stores {
-			st.countLeaves(&byGames)
+			for g, n := range st.scratch.byGames {
+				byGames[g] += n
+			}
 		}
 		limit := 0
 		for limit < len(byGames) && byGames[limit] == 0 {
@@ -497,9 +498,7 @@ func (f *Forest) prune(target int) {
 		f.dropNewest(limit, need)
 		// The moves to the nodes dropped are dropped: their nodes may
 		// be leaves in the next round.
-		for _, st := range f.stores {
-			st.dropMoves()
-		}
+		f.eachStore((*store).dropMoves)
 		left -= need
 		pruned += need
 	}
@@ -536,8 +535,25 @@ const (
 	root = -2 // a tree's root, never dropped
 )
 
+// eachStore calls fn with each store, the stores at once when there are
+// several: a pruning waits for every store, and each pass over a store's
+// lists is a pass over memory.
+func (f *Forest) eachStore(fn func(*store)) {
+	if len(f.stores) == 1 {
+		fn(f.stores[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, st := range f.stores {
+		wg.Go(func() { fn(st) })
+	}
+	wg.Wait()
+}
+
 // startPruning sets the scratch up for a pruning: no node dropped yet,
-// each node's count of moves, and each move's node.
+// each node's games and count of moves, and each move's node and the
+// node it leads to. The rounds of a pruning read these arrays of a few
+// bytes an entry, not the nodes and moves of 28 and 24 bytes.
 func (s *store) startPruning() {
 	sc := &s.scratch
 	n := s.nodes.len()
@@ -546,11 +562,21 @@ func (s *store) startPruning() {
 	clear(sc.remap)
 	sc.moves = slices.Grow(sc.moves[:0], n)[:n]
 	clear(sc.moves)
-	from := slices.Grow(sc.edgeMap[:0], s.links.len())[:s.links.len()]
+	sc.games = slices.Grow(sc.games[:0], n)[:n]
+	i := 0
+	for _, ch := range s.nodes.chunks {
+		for j := range ch {
+			sc.games[i] = uint8(min(ch[j].games, 255))
+			i++
+		}
+	}
+	m := s.links.len()
+	from := slices.Grow(sc.edgeMap[:0], m)[:m]
+	sc.child = slices.Grow(sc.child[:0], m)[:m]
 	e := 0
 	for _, ch := range s.links.chunks {
 		for j := range ch {
-			from[e] = ch[j].from
+			from[e], sc.child[e] = ch[j].from, ch[j].child
 			sc.moves[ch[j].from]++
 			e++
 		}
@@ -560,23 +586,22 @@ func (s *store) startPruning() {
 
 // leafGames returns the bucket of byGames that node i counts in, or -1
 // when it is no leaf left to drop.
-func (s *store) leafGames(i int32, n *node) int {
+func (s *store) leafGames(i int32) int {
 	sc := &s.scratch
 	if sc.remap[i] != 0 || sc.moves[i] != 0 {
 		return -1
 	}
-	return min(int(n.games), 255)
+	return int(sc.games[i])
 }
 
-// countLeaves adds the store's leaves left to byGames.
-func (s *store) countLeaves(byGames *[256]int) {
-	i := int32(0)
-	for _, ch := range s.nodes.chunks {
-		for j := range ch {
-			if g := s.leafGames(i, &ch[j]); g >= 0 {
-				byGames[g]++
-			}
-			i++
+// countLeaves counts the store's leaves left by their games, in
+// scratch.byGames.
+func (s *store) countLeaves() {
+	sc := &s.scratch
+	clear(sc.byGames[:])
+	for i, r := range sc.remap {
+		if r == 0 && sc.moves[i] == 0 {
+			sc.byGames[sc.games[i]]++
 		}
 	}
 }
@@ -586,14 +611,10 @@ func (s *store) countLeaves(byGames *[256]int) {
 func (s *store) dropMoves() {
 	sc := &s.scratch
 	from := sc.edgeMap
-	e := 0
-	for _, ch := range s.links.chunks {
-		for j := range ch {
-			if p := from[e]; p >= 0 && sc.remap[ch[j].child] == drop {
-				sc.moves[p]--
-				from[e] = -1
-			}
-			e++
+	for e, c := range sc.child {
+		if p := from[e]; p >= 0 && sc.remap[c] == drop {
+			sc.moves[p]--
+			from[e] = -1
 		}
 	}
 }
@@ -611,7 +632,7 @@ func (f *Forest) dropNewest(limit, need int) {
 	}
 	next := func(c *cursor) {
 		for c.i--; c.i >= 0; c.i-- {
-			if c.s.leafGames(c.i, c.s.nodes.at(c.i)) == limit {
+			if c.s.leafGames(c.i) == limit {
 				return
 			}
 		}
@@ -642,9 +663,11 @@ func (f *Forest) dropNewest(limit, need int) {
 // the next: a forest at its bound prunes again and again, and new memory
 // costs more to touch than the work done in it.
 type pruneScratch struct {
-	remap, edgeMap, moves []int32
-	slots                 []uint64
-	dropped               int // nodes dropped
+	remap, edgeMap, moves, child []int32
+	games                        []uint8 // each node's games, 255 for more
+	byGames                      [256]int
+	slots                        []uint64
+	dropped                      int // nodes dropped
 }
 
 // remove drops the nodes whose sc.remap is -1, which must have no moves
