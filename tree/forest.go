@@ -584,16 +584,6 @@ func (s *store) startPruning() {
 	sc.edgeMap = from
 }
 
-// leafGames returns the bucket of byGames that node i counts in, or -1
-// when it is no leaf left to drop.
-func (s *store) leafGames(i int32) int {
-	sc := &s.scratch
-	if sc.remap[i] != 0 || sc.moves[i] != 0 {
-		return -1
-	}
-	return int(sc.games[i])
-}
-
 // countLeaves counts the store's leaves left by their games, in
 // scratch.byGames.
 func (s *store) countLeaves() {
@@ -627,12 +617,15 @@ func (s *store) dropMoves() {
 // ordinals in two stores, and the first store's goes first.
 func (f *Forest) dropNewest(limit, need int) {
 	type cursor struct {
-		s *store
-		i int32 // the store's next leaf of the bucket, -1 for none
+		s    *store
+		i    int32  // the store's next leaf of the bucket, -1 for none
+		born uint32 // its ordinal
 	}
 	next := func(c *cursor) {
+		sc := &c.s.scratch
 		for c.i--; c.i >= 0; c.i-- {
-			if c.s.leafGames(c.i) == limit {
+			if sc.remap[c.i] == 0 && sc.moves[c.i] == 0 && int(sc.games[c.i]) == limit {
+				c.born = c.s.nodes.at(c.i).born
 				return
 			}
 		}
@@ -645,8 +638,7 @@ func (f *Forest) dropNewest(limit, need int) {
 	for ; need > 0; need-- {
 		var best *cursor
 		for k := range cursors {
-			c := &cursors[k]
-			if c.i >= 0 && (best == nil || c.s.nodes.at(c.i).born > best.s.nodes.at(best.i).born) {
+			if c := &cursors[k]; c.i >= 0 && (best == nil || c.born > best.born) {
 				best = c
 			}
 		}
