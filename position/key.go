@@ -1,6 +1,7 @@
 package position
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -85,34 +86,41 @@ func mix64(a, b uint64) uint64 {
 // reads the key's bit planes instead of setting up a fen.Position, for
 // writers of millions of positions.
 func (k Key) AppendFEN(dst []byte, halfMove, fullMove int) []byte {
-	// The ranks are written through tables, with no branch on what a
-	// square holds: on the positions of real games, the branches of a
-	// square-by-square loop guess wrong often enough to cost more than
-	// all the rest.
+	// The ranks are written through tables and bit operations, with no
+	// branch on what a square holds: on the positions of real games, the
+	// branches of a square-by-square loop guess wrong often enough to
+	// cost more than all the rest.
 	n := len(dst)
 	dst = slices.Grow(dst, fenRanksMax)
 	b := (*[fenRanksMax]byte)(dst[n : n+fenRanksMax])
+	const mask = fenRanksMax - 1
 	at := 0
 	for r := 7; r >= 0; r-- {
 		shift := uint(8 * r)
 		t0, t1, t2 := uint8(k.t0>>shift), uint8(k.t1>>shift), uint8(k.t2>>shift)
 		occupied := t0 | t1 | t2
-		// Byte f of code is the piece on file f as fenLetters indexes it.
-		code := fenSpread[t0] | fenSpread[t1]<<1 | fenSpread[t2]<<2 | fenSpread[occupied&^uint8(k.white>>shift)]<<3
-		// src holds the rank's letters, then the digits of empty runs.
-		src := [16]byte{
-			fenLetters[code&15], fenLetters[code>>8&15], fenLetters[code>>16&15], fenLetters[code>>24&15],
-			fenLetters[code>>32&15], fenLetters[code>>40&15], fenLetters[code>>48&15], fenLetters[code>>56&15],
-			'1', '2', '3', '4', '5', '6', '7', '8',
-		}
-		// Eight bytes are written whatever the rank's length, those past
-		// it to be overwritten by the next rank or left past the end.
-		sh := &fenShuffle[occupied]
-		w := (*[8]byte)(b[at : at+8])
-		w[0], w[1], w[2], w[3] = src[sh[0]&15], src[sh[1]&15], src[sh[2]&15], src[sh[3]&15]
-		w[4], w[5], w[6], w[7] = src[sh[4]&15], src[sh[5]&15], src[sh[6]&15], src[sh[7]&15]
+		// Byte f of letters is the letter of the piece on file f, worked
+		// out for the eight files at once from the planes' bits.
+		m0, m1, m2 := fenMask[t0], fenMask[t1], fenMask[t2]
+		letters := m0&fenANF[1] ^ m1&fenANF[2] ^ m0&m1&fenANF[3] ^
+			m2&fenANF[4] ^ m0&m2&fenANF[5] ^ m1&m2&fenANF[6] ^
+			fenMask[occupied&^uint8(k.white>>shift)]&0x2020202020202020
+		// The rank's digits go first, eight bytes whatever its length,
+		// then each file's letter to its place: an empty file's to a
+		// byte past the rank, which the next ranks write over or which
+		// ends up past the end.
+		binary.LittleEndian.PutUint64(b[at&mask:], fenDigits[occupied])
+		pos := &fenPos[occupied]
+		b[(at+int(pos[0]))&mask] = byte(letters)
+		b[(at+int(pos[1]))&mask] = byte(letters >> 8)
+		b[(at+int(pos[2]))&mask] = byte(letters >> 16)
+		b[(at+int(pos[3]))&mask] = byte(letters >> 24)
+		b[(at+int(pos[4]))&mask] = byte(letters >> 32)
+		b[(at+int(pos[5]))&mask] = byte(letters >> 40)
+		b[(at+int(pos[6]))&mask] = byte(letters >> 48)
+		b[(at+int(pos[7]))&mask] = byte(letters >> 56)
 		at += int(fenRankLen[occupied])
-		b[at&(fenRanksMax-1)] = '/'
+		b[at&mask] = '/'
 		at++
 	}
 	dst = dst[:n+at-1]
@@ -152,50 +160,67 @@ func appendCounter(dst []byte, n int) []byte {
 }
 
 // fenRanksMax bounds the board field of a FEN (at most 71 bytes) with
-// room for the last rank's eight bytes and its slash; a power of two, so
-// that masking an index with it proves it in range.
+// room for the bytes written past a rank; a power of two, so that masking
+// an index with it proves it in range.
 const fenRanksMax = 128
 
-// fenLetters are the FEN letters of the pieces by their type (1..6, a
-// key's planes) plus 8 for Black.
-const fenLetters = "\x00PNBRQK\x00\x00pnbrqk\x00"
-
-// fenSpread maps a rank's byte of a plane to a word with, in byte f, the
-// bit of file f.
-var fenSpread = func() (t [256]uint64) {
+// fenMask maps a rank's byte of a plane to a word with, in byte f, 0xff
+// where file f has the bit.
+var fenMask = func() (t [256]uint64) {
 	for x := range t {
 		for f := range 8 {
-			t[x] |= uint64(x>>f&1) << (8 * f)
+			t[x] |= uint64(x>>f&1) * 0xff << (8 * f)
 		}
 	}
 	return t
 }()
 
-// fenShuffle and fenRankLen give, per occupancy of a rank, the rank's
-// FEN as indices into its letters (0..7, by file) and the digits of
-// empty runs (8 + length - 1), and its length.
-var fenShuffle, fenRankLen = func() (sh [256][8]uint8, ln [256]uint8) {
-	for occ := range sh {
-		empty := 0
-		for f := range 8 {
-			if occ>>f&1 == 0 {
-				empty++
-				continue
+// fenANF writes the letter of a piece type (1..6, bit i from a key's
+// plane i) as an exclusive or of the products of its bits: letter(t) is
+// the exclusive or of fenANF[s] over the s whose bits t all has, so a
+// word of eight types gives eight letters at once. Each entry holds its
+// byte in every byte of the word.
+var fenANF = func() (c [8]uint64) {
+	const letters = "\x00PNBRQK\x00"
+	for s := range c {
+		var x byte
+		for t := range 8 {
+			if t&^s == 0 {
+				x ^= letters[t]
 			}
+		}
+		c[s] = uint64(x) * 0x0101010101010101
+	}
+	return c
+}()
+
+// fenDigits, fenPos and fenRankLen give, per occupancy of a rank, the
+// rank's FEN with the digits of its empty runs in place (the letters'
+// places hold anything), the place of each file's letter in it (for an
+// empty file, 15: past the rank), and its length.
+var fenDigits, fenPos, fenRankLen = func() (digits [256]uint64, pos [256][8]uint8, ln [256]uint8) {
+	for occ := range digits {
+		empty := 0
+		run := func() {
 			if empty > 0 {
-				sh[occ][ln[occ]] = uint8(8 + empty - 1)
+				digits[occ] |= uint64('0'+empty) << (8 * ln[occ])
 				ln[occ]++
 				empty = 0
 			}
-			sh[occ][ln[occ]] = uint8(f)
+		}
+		for f := range 8 {
+			if occ>>f&1 == 0 {
+				empty++
+				pos[occ][f] = 15
+				continue
+			}
+			run()
+			pos[occ][f] = ln[occ]
 			ln[occ]++
 		}
-		if empty > 0 {
-			sh[occ][ln[occ]] = uint8(8 + empty - 1)
-			ln[occ]++
-		}
+		run()
 	}
-	return sh, ln
+	return digits, pos, ln
 }()
 
 // fenCastling is the castling field's letters per byte of a key's rook
