@@ -282,7 +282,7 @@ func (f *Forest) WriteJSON(w io.Writer, opts WalkOptions) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.Write(b[:len(b)-1])
 	bw.WriteString(`,"trees":[`)
-	err = f.render(bw, func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
+	err = f.render(bw, w, func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

@@ -144,12 +144,12 @@ func (p *pieces) buffer() []byte {
 }
 
 // render writes the trees in the order of Trees, each turned into bytes
-// by fn, a piece at a time. Trees are rendered on every core at once,
-// since working out positions and moves in SAN costs more than reading
-// the games did; at most two trees per core are under way, each with a
-// few pieces waiting to be written, so memory stays bounded however
-// large the trees.
-func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error)) error {
+// by fn, a piece at a time, through bw to w. Trees are rendered on every
+// core at once, since working out positions and moves in SAN costs more
+// than reading the games did; at most two trees per core are under way,
+// each with a few pieces waiting to be written, so memory stays bounded
+// however large the trees.
+func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error)) error {
 	trees := f.Trees()
 	workers := min(runtime.GOMAXPROCS(0), max(len(trees), 1))
 	type result struct {
@@ -199,7 +199,7 @@ func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte, p *piec
 		r := &results[i]
 		for b := range r.out {
 			if err == nil && len(b) > 0 {
-				_, err = w.Write(b)
+				err = writePiece(bw, w, b)
 			}
 			select {
 			case free <- b:
@@ -219,6 +219,21 @@ func (f *Forest) render(w io.Writer, fn func(i int, t *Tree, dst []byte, p *piec
 	return err
 }
 
+// writePiece writes b through bw to w: a full piece goes to w as it is,
+// since copying it into bw first would copy every byte of a large tree
+// once more, while small trees' pieces are gathered in bw.
+func writePiece(bw *bufio.Writer, w io.Writer, b []byte) error {
+	if len(b) < pieceSize {
+		_, err := bw.Write(b)
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(b)
+	return err
+}
+
 // WriteCSV writes one row per move of every position, with a header row
 // of Columns. Empty cells have nothing to be derived from.
 func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
@@ -226,7 +241,7 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 	defer runtime.KeepAlive(f)
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.WriteString(strings.Join(Columns, ",") + "\n")
-	err := f.render(bw, func(_ int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
+	err := f.render(bw, w, func(_ int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
 		// The cells a position's rows share are written once, into head.
 		var head []byte
 		if t.root.SP >= 0 {
