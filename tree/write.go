@@ -25,9 +25,6 @@ var Columns = []string{
 	"avg_year", "last_played", "uci", "fen",
 }
 
-// fixed formats x with prec decimals, or "" for NaN.
-func fixed(x float64, prec int) string { return string(appendFixed(nil, x, prec)) }
-
 // pow10 are the scales of appendFixed's precisions.
 var pow10 = [...]float64{1, 10, 100, 1000, 10000}
 
@@ -79,20 +76,6 @@ func appendCount(dst []byte, n int64) []byte {
 		return append(dst, byte('0'+n))
 	}
 	return strconv.AppendInt(dst, n, 10)
-}
-
-// cells returns a move's row as the text of Columns.
-func cells(t *Tree, n *Node, m *Move) []string {
-	sp := ""
-	if t.root.SP >= 0 {
-		sp = strconv.Itoa(t.root.SP)
-	}
-	i := func(v int64) string { return strconv.FormatInt(v, 10) }
-	return []string{
-		sp, strconv.Itoa(n.Ply), n.Line, m.SAN, i(m.Games), i(m.WhiteWins), i(m.Draws), i(m.BlackWins),
-		fixed(m.Score, 4), fixed(m.ScoreLow, 4), fixed(m.ScoreHigh, 4), fixed(m.DrawRate, 4),
-		fixed(m.AvgElo, 0), fixed(m.Performance, 0), fixed(m.AvgYear, 1), m.LastPlayed, m.UCI, n.FEN,
-	}
 }
 
 // pieceSize is the size a tree's output is written in: a buffer full
@@ -343,56 +326,136 @@ const tableColumns = 16
 // WriteTable writes the rows as aligned columns for a terminal: numbers
 // right-aligned, and sp, ply and line only on the first row of each
 // position. It holds every row before writing, to align them: a table is
-// for people, and a large tree wants CSV or JSON.
+// for people, and a large tree wants CSV or JSON. The rows are held as
+// their cells' text one after the other, not as strings, so that a
+// large table takes a fraction of the memory and time.
 func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
 	// Pointers into the store's chunks are used below (see newArena).
 	defer runtime.KeepAlive(f)
-	var rows [][]string
+	var rows tableRows
+	for i, h := range Columns[:tableColumns] {
+		rows.width[i] = len(h)
+	}
 	for _, t := range f.Trees() {
-		nodes := t.Nodes(opts)
-		for i := range nodes {
-			for k := range nodes[i].Moves {
-				c := cells(t, &nodes[i], &nodes[i].Moves[k])[:tableColumns]
-				if k > 0 {
-					c[0], c[1], c[2] = "", "", ""
+		var sp []byte
+		if t.root.SP >= 0 {
+			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
+		}
+		t.walk(t.plan(opts), func(v *view) error {
+			for k := range v.moves {
+				m := &v.moves[k]
+				c := &m.c
+				fig := figuresOf(c)
+				rows.start()
+				if k == 0 {
+					rows.cell(append(rows.text, sp...))
+					rows.cell(appendCount(rows.text, int64(v.ply)))
+					rows.cell(append(rows.text, v.line...))
+				} else {
+					rows.cell(rows.text)
+					rows.cell(rows.text)
+					rows.cell(rows.text)
 				}
-				rows = append(rows, c)
+				rows.cell(append(rows.text, m.san...))
+				rows.cell(appendCount(rows.text, c.Games))
+				rows.cell(appendCount(rows.text, c.WhiteWins))
+				rows.cell(appendCount(rows.text, c.Draws))
+				rows.cell(appendCount(rows.text, c.BlackWins))
+				rows.cell(appendFixed(rows.text, fig.score, 4))
+				rows.cell(appendFixed(rows.text, fig.low, 4))
+				rows.cell(appendFixed(rows.text, fig.high, 4))
+				rows.cell(appendFixed(rows.text, fig.drawRate, 4))
+				rows.cell(appendFixed(rows.text, fig.elo, 0))
+				rows.cell(appendFixed(rows.text, fig.perf, 0))
+				rows.cell(appendFixed(rows.text, fig.year, 1))
+				rows.cell(appendDate(rows.text, c.Last))
 			}
-		}
-	}
-	width := make([]int, tableColumns)
-	head := Columns[:tableColumns]
-	for i, h := range head {
-		width[i] = len(h)
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
+			return nil
+		})
 	}
 	bw := bufio.NewWriter(w)
-	left := func(i int) bool { return i == 2 || i == 3 || i == 15 }
-	line := func(r []string) {
-		var sb strings.Builder
-		for i, c := range r {
-			if i > 0 {
-				sb.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			if left(i) {
-				sb.WriteString(c + pad)
-			} else {
-				sb.WriteString(pad + c)
-			}
-		}
-		bw.WriteString(strings.TrimRight(sb.String(), " ") + "\n")
+	var line []byte
+	var head [tableColumns][]byte
+	for i, h := range Columns[:tableColumns] {
+		head[i] = []byte(h)
 	}
-	line(head)
-	for _, r := range rows {
-		line(r)
+	bw.Write(rows.appendLine(line[:0], head))
+	for r := range rows.starts {
+		line = rows.appendLine(line[:0], rows.row(r))
+		bw.Write(line)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing the table: %w", err)
 	}
 	return nil
+}
+
+// tableRows are the rows of a table as their cells' text, and the
+// columns' widths in runes.
+type tableRows struct {
+	text []byte
+	// starts holds where each row's text starts; ends, tableColumns per
+	// row, where each of its cells ends, from the row's start.
+	starts []int
+	ends   []uint32
+	width  [tableColumns]int
+}
+
+// start begins a row at the end of the text.
+func (r *tableRows) start() { r.starts = append(r.starts, len(r.text)) }
+
+// cell ends the row's next cell: text is the rows' text with the cell
+// appended.
+func (r *tableRows) cell(text []byte) {
+	row := r.starts[len(r.starts)-1]
+	i := len(r.ends) % tableColumns
+	from := row
+	if i > 0 {
+		from += int(r.ends[len(r.ends)-1])
+	}
+	r.width[i] = max(r.width[i], utf8.RuneCount(text[from:]))
+	r.text = text
+	r.ends = append(r.ends, uint32(len(text)-row))
+}
+
+// row returns the cells of row i.
+func (r *tableRows) row(i int) (cells [tableColumns][]byte) {
+	text := r.text[r.starts[i]:]
+	ends := r.ends[i*tableColumns : (i+1)*tableColumns]
+	from := uint32(0)
+	for k, end := range ends {
+		cells[k] = text[from:end]
+		from = end
+	}
+	return cells
+}
+
+// tableSpaces pad the cells of a table.
+const tableSpaces = "                                                                "
+
+// appendLine appends a row of cells padded to the columns' widths, with
+// no blanks at its end.
+func (r *tableRows) appendLine(dst []byte, cells [tableColumns][]byte) []byte {
+	pad := func(n int) {
+		for ; n > 0; n -= len(tableSpaces) {
+			dst = append(dst, tableSpaces[:min(n, len(tableSpaces))]...)
+		}
+	}
+	for i, c := range cells {
+		if i > 0 {
+			dst = append(dst, ' ', ' ')
+		}
+		n := r.width[i] - utf8.RuneCount(c)
+		if i == 2 || i == 3 || i == 15 {
+			dst = append(dst, c...)
+			pad(n)
+		} else {
+			pad(n)
+			dst = append(dst, c...)
+		}
+	}
+	for len(dst) > 0 && dst[len(dst)-1] == ' ' {
+		dst = dst[:len(dst)-1]
+	}
+	return append(dst, '\n')
 }
