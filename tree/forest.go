@@ -1151,7 +1151,9 @@ func (f *Forest) tally(v *walked) bool {
 // there for every store to be up to date and prunes the forest while
 // they wait, so that what is dropped is what one goroutine adding every
 // line would drop. Since a line adds at most depth+2 positions, the wait
-// is left out when the bound cannot have been passed since the last.
+// is left out when the bound cannot have been passed: when the positions
+// each store's goroutine says it holds, and those its lines still to add
+// can add, are within it.
 type shards struct {
 	f       *Forest
 	in      []chan []shardLine
@@ -1160,9 +1162,11 @@ type shards struct {
 	idle    chan struct{}
 	steps   *sync.Pool
 	wg      sync.WaitGroup
-	// known is the number of positions at the last wait, and since the
-	// lines handed over after it.
-	known, since int
+	// handed counts the lines handed to each store's goroutine, pending
+	// ones included; added counts those it has added, after which held
+	// is the positions its store held.
+	handed      []int64
+	added, held []atomic.Int64
 }
 
 // shardLine is a line for a store's goroutine, with its tree and
@@ -1179,12 +1183,15 @@ const shardBatch = 128
 
 func (f *Forest) startShards(steps *sync.Pool) *shards {
 	n := len(f.stores)
-	sh := &shards{f: f, steps: steps, known: f.Len(), idle: make(chan struct{}), free: make(chan []shardLine, 4*n)}
+	sh := &shards{f: f, steps: steps, idle: make(chan struct{}), free: make(chan []shardLine, 4*n)}
 	sh.in = make([]chan []shardLine, n)
 	sh.pending = make([][]shardLine, n)
+	sh.handed = make([]int64, n)
+	sh.added, sh.held = make([]atomic.Int64, n), make([]atomic.Int64, n)
 	for k := range n {
 		sh.in[k] = make(chan []shardLine, 4)
 		sh.pending[k] = make([]shardLine, 0, shardBatch)
+		sh.held[k].Store(int64(f.stores[k].nodes.len()))
 		sh.wg.Go(func() {
 			for lines := range sh.in[k] {
 				if lines == nil {
@@ -1200,6 +1207,10 @@ func (f *Forest) startShards(steps *sync.Pool) *shards {
 						steps.Put(&s)
 					}
 				}
+				// held before added: what count reads of added
+				// is then in held.
+				sh.held[k].Store(int64(f.stores[k].nodes.len()))
+				sh.added[k].Add(int64(len(lines)))
 				clear(lines)
 				select {
 				case sh.free <- lines[:0]:
@@ -1227,15 +1238,28 @@ func (sh *shards) count(v *walked) (bool, error) {
 	if len(sh.pending[k]) == shardBatch {
 		sh.send(k)
 	}
-	sh.since++
-	if f.due() && sh.known+sh.since*(f.depth+2) > f.maxNodes {
+	sh.handed[k]++
+	if f.due() && sh.most() > int64(f.maxNodes) {
 		sh.wait()
 		if f.Len() > f.maxNodes {
 			f.prune(f.maxNodes * 3 / 4)
+			for k, st := range f.stores {
+				sh.held[k].Store(int64(st.nodes.len()))
+			}
 		}
-		sh.known, sh.since = f.Len(), 0
 	}
 	return true, nil
+}
+
+// most returns the most positions the stores can hold once the lines
+// handed over are added.
+func (sh *shards) most() int64 {
+	n := int64(0)
+	for k := range sh.in {
+		added := sh.added[k].Load()
+		n += sh.held[k].Load() + (sh.handed[k]-added)*int64(sh.f.depth+2)
+	}
+	return n
 }
 
 // send hands store k's pending lines to its goroutine.
