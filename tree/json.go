@@ -104,8 +104,21 @@ func appendJSONFixed(dst []byte, x float64, prec int) []byte {
 		return appendJSONNumber(dst, rounded(x, prec))
 	}
 	n := math.Round(x * pow10[prec])
-	if n < 0 || n == 0 && math.Signbit(n) {
-		dst = append(dst, '-')
+	neg := n < 0 || n == 0 && math.Signbit(n)
+	// Scores and rates, ratings and mean years, most of the figures, have
+	// as many digits every time: they are written whole, then the zeros
+	// at their end dropped.
+	switch u := int64(n); {
+	case neg:
+	case prec == 4 && u < 1e4:
+		hi, lo := 2*(u/100), 2*(u%100)
+		return trimDecimals(append(dst, '0', '.', digitPairs[hi], digitPairs[hi+1], digitPairs[lo], digitPairs[lo+1]))
+	case prec == 1 && u >= 1e4 && u < 1e5:
+		hi, lo := 2*(u/1000), 2*(u/10%100)
+		return trimDecimals(append(dst, digitPairs[hi], digitPairs[hi+1], digitPairs[lo], digitPairs[lo+1], '.', byte('0'+u%10)))
+	case prec == 2 && u >= 1e5 && u < 1e6:
+		hi, mid, lo := 2*(u/10000), 2*(u/100%100), 2*(u%100)
+		return trimDecimals(append(dst, digitPairs[hi], digitPairs[hi+1], digitPairs[mid], digitPairs[mid+1], '.', digitPairs[lo], digitPairs[lo+1]))
 	}
 	u := uint64(math.Abs(n))
 	var buf [24]byte
@@ -131,7 +144,23 @@ func appendJSONFixed(dst []byte, x float64, prec int) []byte {
 			break
 		}
 	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
 	return append(dst, buf[i:]...)
+}
+
+// trimDecimals drops the zeros at the end of a number with a point, and
+// the point if no decimal is left.
+func trimDecimals(b []byte) []byte {
+	for b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+	}
+	if b[len(b)-1] == '.' {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // appendJSONString appends s as a JSON string, with <, > and & escaped

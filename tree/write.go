@@ -30,8 +30,8 @@ var pow10 = [...]float64{1, 10, 100, 1000, 10000}
 
 // appendFixed appends x with prec decimals (at most 4), nothing for NaN.
 // Rows have a dozen figures each, and rounding to an integer and writing
-// its digits costs a tenth of strconv's general formatting; numbers too
-// large for that go to strconv.
+// its digits costs a tenth of strconv's general formatting;
+// numbers too large for that go to strconv.
 func appendFixed(dst []byte, x float64, prec int) []byte {
 	if math.IsNaN(x) {
 		return dst
@@ -40,6 +40,19 @@ func appendFixed(dst []byte, x float64, prec int) []byte {
 		return strconv.AppendFloat(dst, x, 'f', prec, 64)
 	}
 	n := int64(math.Round(x * pow10[prec]))
+	// A score or a rate, a rating and a mean year are most of a row's
+	// figures, and have as many digits every time.
+	switch {
+	case prec == 4 && n >= 0 && n < 1e4:
+		hi, lo := 2*(n/100), 2*(n%100)
+		return append(dst, '0', '.', digitPairs[hi], digitPairs[hi+1], digitPairs[lo], digitPairs[lo+1])
+	case prec == 0 && n >= 1e3 && n < 1e4:
+		hi, lo := 2*(n/100), 2*(n%100)
+		return append(dst, digitPairs[hi], digitPairs[hi+1], digitPairs[lo], digitPairs[lo+1])
+	case prec == 1 && n >= 1e4 && n < 1e5:
+		hi, lo := 2*(n/1000), 2*(n/10%100)
+		return append(dst, digitPairs[hi], digitPairs[hi+1], digitPairs[lo], digitPairs[lo+1], '.', byte('0'+n%10))
+	}
 	u := uint64(n)
 	if n < 0 {
 		u = uint64(-n)
@@ -69,6 +82,11 @@ func appendFixed(dst []byte, x float64, prec int) []byte {
 	}
 	return append(dst, buf[i:]...)
 }
+
+// digitPairs are the numbers 00 to 99, two digits each.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // appendCount appends n, which is most often a single digit.
 func appendCount(dst []byte, n int64) []byte {
