@@ -1,8 +1,12 @@
 package tree
 
 import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,6 +118,69 @@ func TestPlainLine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := plainLine(tt.moves); got != tt.want {
 				t.Errorf("plainLine(%q) = %v, want %v", tt.moves, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLinesNeedingQuotes reads back a JSON document whose tree is said
+// to be reached by moves that CSV must quote and JSON escape, and holds
+// the lines written to what encoding/csv and encoding/json read back.
+func TestLinesNeedingQuotes(t *testing.T) {
+	f, _ := build(t, readFixture(t), Options{Depth: 2}, 1)
+	var doc bytes.Buffer
+	if err := f.WriteJSON(&doc, WalkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, moves string
+	}{
+		{"comma and quote", `1. e4, "e5"`},
+		{"leading blank", " 1. e4"},
+		{"angle brackets and ampersand", "<1. e4 & e5>"},
+		{"not ASCII and a line separator", "1. e4 \u00e9\u2028"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			moves, _ := json.Marshal(tt.moves)
+			edited := bytes.Replace(doc.Bytes(), []byte(`"moves":"",`), []byte(`"moves":`+string(moves)+`,`), 1)
+			g, err := NewForest(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.ReadJSON(bytes.NewReader(edited)); err != nil {
+				t.Fatal(err)
+			}
+			var csvOut, jsonOut bytes.Buffer
+			if err := g.WriteCSV(&csvOut, WalkOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.WriteJSON(&jsonOut, WalkOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := csv.NewReader(&csvOut).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			for _, r := range rows[1:] {
+				lines = append(lines, r[2])
+			}
+			if i := slices.IndexFunc(lines, func(l string) bool { return l != tt.moves }); lines[0] != tt.moves || i < 0 || !strings.HasPrefix(lines[i], tt.moves+" ") {
+				t.Errorf("CSV lines %q, want %q and lines after it", lines, tt.moves)
+			}
+			var back struct {
+				Trees []struct {
+					Nodes []struct{ Line string }
+				}
+			}
+			if err := json.Unmarshal(jsonOut.Bytes(), &back); err != nil {
+				t.Fatal(err)
+			}
+			if nodes := back.Trees[0].Nodes; len(nodes) < 2 || nodes[0].Line != tt.moves || !strings.HasPrefix(nodes[1].Line, tt.moves+" ") {
+				t.Errorf("JSON lines %+v, want %q and lines after it", nodes, tt.moves)
+			}
+			if bytes.Contains(jsonOut.Bytes(), []byte("<")) || bytes.Contains(jsonOut.Bytes(), []byte("\u2028")) {
+				t.Errorf("JSON holds < or U+2028 unescaped")
 			}
 		})
 	}
