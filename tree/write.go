@@ -30,8 +30,8 @@ var pow10 = [...]float64{1, 10, 100, 1000, 10000}
 
 // appendFixed appends x with prec decimals (at most 4), nothing for NaN.
 // Rows have a dozen figures each, and rounding to an integer and writing
-// its digits costs a tenth of strconv's general formatting;
-// numbers too large for that go to strconv.
+// its digits costs a fraction of strconv's general formatting; numbers
+// too large for that go to strconv.
 func appendFixed(dst []byte, x float64, prec int) []byte {
 	if math.IsNaN(x) {
 		return dst
