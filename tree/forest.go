@@ -573,10 +573,11 @@ func (s *store) startPruning() {
 	m := s.links.len()
 	from := slices.Grow(sc.edgeMap[:0], m)[:m]
 	sc.child = slices.Grow(sc.child[:0], m)[:m]
+	sc.next = slices.Grow(sc.next[:0], m)[:m]
 	e := 0
 	for _, ch := range s.links.chunks {
 		for j := range ch {
-			from[e], sc.child[e] = ch[j].from, ch[j].child
+			from[e], sc.child[e], sc.next[e] = ch[j].from, ch[j].child, ch[j].next
 			sc.moves[ch[j].from]++
 			e++
 		}
@@ -610,44 +611,55 @@ func (s *store) dropMoves() {
 }
 
 // dropNewest drops the need newest leaves of games bucket limit, of all
-// stores: a store's nodes are in the order they were added, so each is
-// looked through from its end, and the newest of their next leaves is
-// taken each time. Two stores' leaves are never of the same line, which
-// adds to one tree; forests merged or past 2³²-1 lines may have equal
-// ordinals in two stores, and the first store's goes first.
+// stores: a store's nodes are in the order they were added, so each
+// store's newest leaves are found looking through it from its end, and
+// the stores' are merged by their ordinals. Two stores' leaves are never
+// of the same line, which adds to one tree; forests merged or past
+// 2³²-1 lines may have equal ordinals in two stores, and the first
+// store's goes first.
 func (f *Forest) dropNewest(limit, need int) {
-	type cursor struct {
-		s    *store
-		i    int32  // the store's next leaf of the bucket, -1 for none
-		born uint32 // its ordinal
-	}
-	next := func(c *cursor) {
-		sc := &c.s.scratch
-		for c.i--; c.i >= 0; c.i-- {
-			if sc.remap[c.i] == 0 && sc.moves[c.i] == 0 && int(sc.games[c.i]) == limit {
-				c.born = c.s.nodes.at(c.i).born
-				return
-			}
+	f.eachStore(func(s *store) { s.newestLeaves(uint8(limit), need) })
+	if len(f.stores) == 1 {
+		s := f.stores[0]
+		for _, i := range s.scratch.cands {
+			s.scratch.remap[i] = drop
 		}
+		s.scratch.dropped += len(s.scratch.cands)
+		return
 	}
-	cursors := make([]cursor, len(f.stores))
-	for k, st := range f.stores {
-		cursors[k] = cursor{s: st, i: int32(st.nodes.len())}
-		next(&cursors[k])
-	}
+	next := make([]int, len(f.stores)) // each store's next candidate
 	for ; need > 0; need-- {
-		var best *cursor
-		for k := range cursors {
-			if c := &cursors[k]; c.i >= 0 && (best == nil || c.born > best.born) {
-				best = c
+		best, born := -1, uint32(0)
+		for k, s := range f.stores {
+			if j := next[k]; j < len(s.scratch.cands) {
+				if b := s.scratch.borns[j]; best < 0 || b > born {
+					best, born = k, b
+				}
 			}
 		}
-		if best == nil {
+		if best < 0 {
 			return
 		}
-		best.s.scratch.remap[best.i] = drop
-		best.s.scratch.dropped++
-		next(best)
+		sc := &f.stores[best].scratch
+		sc.remap[sc.cands[next[best]]] = drop
+		sc.dropped++
+		next[best]++
+	}
+}
+
+// newestLeaves puts in scratch.cands the store's newest need leaves of
+// games bucket limit, newest first, and their ordinals in scratch.borns.
+func (s *store) newestLeaves(limit uint8, need int) {
+	sc := &s.scratch
+	sc.cands, sc.borns = sc.cands[:0], sc.borns[:0]
+	remap, moves, games := sc.remap, sc.moves[:len(sc.remap)], sc.games[:len(sc.remap)]
+	for i := len(remap) - 1; i >= 0 && len(sc.cands) < need; i-- {
+		if games[i] == limit && remap[i] == 0 && moves[i] == 0 {
+			sc.cands = append(sc.cands, int32(i))
+		}
+	}
+	for _, i := range sc.cands {
+		sc.borns = append(sc.borns, s.nodes.at(i).born)
 	}
 }
 
@@ -656,7 +668,10 @@ func (f *Forest) dropNewest(limit, need int) {
 // costs more to touch than the work done in it.
 type pruneScratch struct {
 	remap, edgeMap, moves, child []int32
-	games                        []uint8 // each node's games, 255 for more
+	next                         []int32  // each move's next
+	cands                        []int32  // see newestLeaves
+	borns                        []uint32 // see newestLeaves
+	games                        []uint8  // each node's games, 255 for more
 	byGames                      [256]int
 	slots                        []uint64
 	dropped                      int // nodes dropped
@@ -671,7 +686,7 @@ func (s *store) remove(sc *pruneScratch) {
 	remap := sc.remap
 	kept := int32(0)
 	for i := range remap {
-		if remap[i] == -1 {
+		if remap[i] == drop {
 			continue
 		}
 		remap[i] = kept
@@ -681,12 +696,13 @@ func (s *store) remove(sc *pruneScratch) {
 		}
 		kept++
 	}
-	// A move is dropped with the position it leads to.
-	sc.edgeMap = slices.Grow(sc.edgeMap[:0], s.links.len())[:s.links.len()]
-	edgeMap := sc.edgeMap
+	// A move is dropped with the position it leads to. The moves' ends
+	// and next moves are read from the arrays startPruning filled, as
+	// they were before anything moved.
+	edgeMap := sc.edgeMap[:len(sc.child)]
 	ekept := int32(0)
-	for e := range edgeMap {
-		if remap[s.links.at(int32(e)).child] < 0 {
+	for e, c := range sc.child {
+		if remap[c] < 0 {
 			edgeMap[e] = -1
 			continue
 		}
@@ -694,39 +710,33 @@ func (s *store) remove(sc *pruneScratch) {
 		ekept++
 	}
 	// A link to a move dropped is to the next move kept, found through
-	// the dropped ones, whose links are left as they were until every
-	// link is settled; then the moves kept are moved down.
+	// the dropped ones.
+	next := sc.next[:len(edgeMap)]
 	kept1 := func(e int32) int32 {
 		for e >= 0 && edgeMap[e] < 0 {
-			e = s.links.at(e).next
+			e = next[e]
 		}
 		if e < 0 {
 			return -1
 		}
 		return edgeMap[e]
 	}
-	for e := range edgeMap {
-		if edgeMap[e] >= 0 {
-			l := s.links.at(int32(e))
-			l.next = kept1(l.next)
-			l.child = remap[l.child]
-			l.from = remap[l.from]
-		}
-	}
-	for i := range kept {
-		n := s.nodes.at(i)
-		n.first = kept1(n.first)
-	}
+	// Moving a move down writes over moves before it only, which have
+	// been read.
 	for e, to := range edgeMap {
-		switch l := s.links.at(int32(e)); {
-		case to < 0:
+		l := s.links.at(int32(e))
+		if to < 0 {
 			// The edge of a move dropped goes to a move to come.
 			if d := l.data(); d&inEdge != 0 {
 				s.freeCounts = append(s.freeCounts, int32(uint32(d)))
 			}
-		case to != int32(e):
-			*s.links.at(to) = *l
+			continue
 		}
+		moved := *l
+		moved.next = kept1(next[e])
+		moved.child = remap[moved.child]
+		moved.from = remap[moved.from]
+		*s.links.at(to) = moved
 	}
 	s.nodes.truncate(kept)
 	s.keys.truncate(kept)
@@ -734,8 +744,12 @@ func (s *store) remove(sc *pruneScratch) {
 	// The nodes and moves have new indices: the wide nodes are found
 	// again as they are looked through.
 	s.wide.reset()
-	for i := range kept {
-		s.nodes.at(i).mark = 0
+	for _, ch := range s.nodes.chunks {
+		for j := range ch {
+			n := &ch[j]
+			n.first = kept1(n.first)
+			n.mark = 0
+		}
 	}
 }
 
