@@ -60,12 +60,12 @@ type Options struct {
 }
 
 // NodeBytes is about what a position of a tree takes in memory: its
-// counts, ordinal and key (68 bytes), the move leading to it (24 bytes, a tree
+// counts, ordinal, filter of its moves and key (72 bytes), the move leading to it (24 bytes, a tree
 // having about one move per position; 64 more for a move two games or
 // more played, which random games' moves rarely are) and its slot in the
 // index of its tree (8 bytes, in a table between three eighths and three
 // quarters full). BenchmarkBuild measures it.
-const NodeBytes = 118
+const NodeBytes = 122
 
 // Summary counts what a Forest did with the games selected.
 type Summary struct {

@@ -129,6 +129,11 @@ type node struct {
 	// Forest.added): pruning drops the newest of equally played leaves
 	// first, in the same order however many stores the trees are in.
 	born uint32
+	// moveBits has moveBit(m) set for every move m from the node, and
+	// for moves pruned since: a move whose bit is not set is not there,
+	// and is known new without looking through the moves, scattered in
+	// memory, which is what most positions of random games meet.
+	moveBits uint32
 	// mark is room for a walk of one tree to note what it knows of the
 	// node: trees share no node, so walks of two trees may run at once.
 	// While a tree grows, a mark of -1 says that the node's moves are in
@@ -197,11 +202,15 @@ const wide = -1
 // moves are written in, which plan works out.
 func (s *store) findEdge(n int32, m position.Move) int32 {
 	nd := s.nodes.at(n)
+	if nd.moveBits&moveBit(m) == 0 {
+		return -1
+	}
 	if nd.mark == wide {
 		return s.wide.find(n, m)
 	}
 	prev := int32(-1)
 	steps := 0
+	found := int32(-1)
 	for e := nd.first; e >= 0; steps++ {
 		l := s.links.at(e)
 		if l.move == m {
@@ -210,7 +219,8 @@ func (s *store) findEdge(n int32, m position.Move) int32 {
 				l.next = nd.first
 				nd.first = e
 			}
-			return e
+			found = e
+			break
 		}
 		prev, e = e, l.next
 	}
@@ -220,7 +230,12 @@ func (s *store) findEdge(n int32, m position.Move) int32 {
 			s.wide.insert(n, s.links.at(e).move, e)
 		}
 	}
-	return -1
+	return found
+}
+
+// moveBit returns the bit of node.moveBits that stands for m.
+func moveBit(m position.Move) uint32 {
+	return 1 << (uint32(m) * 0x9e3779b1 >> 27)
 }
 
 // edge returns the index of the move m of node n, adding the move,
@@ -238,6 +253,7 @@ func (s *store) addEdge(n int32, m position.Move, child int32) int32 {
 	nd := s.nodes.at(n)
 	e := s.links.push(link{move: m, child: child, next: nd.first, from: n})
 	nd.first = e
+	nd.moveBits |= moveBit(m)
 	if nd.mark == wide {
 		s.wide.insert(n, m, e)
 	}
