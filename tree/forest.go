@@ -959,8 +959,9 @@ func describe(g *pgn.Game, l *Line) {
 
 // RunOptions say how Run runs and where its reports go.
 type RunOptions struct {
-	// Jobs is the number of goroutines replaying games; 0 means one per
-	// core.
+	// Jobs is the number of goroutines replaying games, and at most the
+	// number adding them to the trees (one per store, each a share of
+	// the trees); 0 means one per core.
 	Jobs int
 	// Warn, if set, receives every problem of the input, in input order.
 	Warn func(*pgn.ParseError)
@@ -992,7 +993,7 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	var steps sync.Pool
 	var ad *adder
 	if opts.Jobs != 1 {
-		ad = f.startAdder(&steps)
+		ad = f.startAdder(&steps, opts.Jobs)
 	}
 	job := pipeline.Job[walked]{
 		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
@@ -1056,12 +1057,19 @@ type adder struct {
 // adderBatch is the number of lines handed over at once.
 const adderBatch = 256
 
-func (f *Forest) startAdder(steps *sync.Pool) *adder {
+// startAdder starts the goroutine adding lines, and with several stores
+// a goroutine per store, or per group of stores when fewer jobs (0: one
+// per core) are asked for.
+func (f *Forest) startAdder(steps *sync.Pool, jobs int) *adder {
 	ad := &adder{lines: make(chan []walked, 4), free: make(chan []walked, 6), done: make(chan struct{})}
 	ad.pending = make([]walked, 0, adderBatch)
 	var sh *shards
-	if len(f.stores) > 1 {
-		sh = f.startShards(steps)
+	n := len(f.stores)
+	if jobs > 0 {
+		n = min(n, jobs)
+	}
+	if n > 1 {
+		sh = f.startShards(steps, n)
 	}
 	go func() {
 		defer close(ad.done)
@@ -1158,8 +1166,9 @@ func (f *Forest) tally(v *walked) bool {
 }
 
 // shards add lines to the trees of a forest's stores on a goroutine per
-// store: the trees of one store are added to in input order, those of
-// two stores at once. The goroutine handing them the lines (count)
+// store, or per group of stores (store k in group k modulo the number of
+// groups): the trees of one group are added to in input order, those of
+// two groups at once. The goroutine handing them the lines (count)
 // makes the trees, counts the lines, and checks the bound on positions
 // at the counts of lines Forest.due names, as Forest.Add does: it waits
 // there for every store to be up to date and prunes the forest while
@@ -1176,9 +1185,9 @@ type shards struct {
 	idle    chan struct{}
 	steps   *sync.Pool
 	wg      sync.WaitGroup
-	// handed counts the lines handed to each store's goroutine, pending
+	// handed counts the lines handed to each group's goroutine, pending
 	// ones included; added counts those it has added, after which held
-	// is the positions its store held.
+	// is the positions its stores held.
 	handed      []int64
 	added, held []atomic.Int64
 }
@@ -1195,8 +1204,7 @@ type shardLine struct {
 // once.
 const shardBatch = 128
 
-func (f *Forest) startShards(steps *sync.Pool) *shards {
-	n := len(f.stores)
+func (f *Forest) startShards(steps *sync.Pool, n int) *shards {
 	sh := &shards{f: f, steps: steps, idle: make(chan struct{}), free: make(chan []shardLine, 4*n)}
 	sh.in = make([]chan []shardLine, n)
 	sh.pending = make([][]shardLine, n)
@@ -1205,7 +1213,7 @@ func (f *Forest) startShards(steps *sync.Pool) *shards {
 	for k := range n {
 		sh.in[k] = make(chan []shardLine, 4)
 		sh.pending[k] = make([]shardLine, 0, shardBatch)
-		sh.held[k].Store(int64(f.stores[k].nodes.len()))
+		sh.held[k].Store(sh.holds(k))
 		sh.wg.Go(func() {
 			for lines := range sh.in[k] {
 				if lines == nil {
@@ -1223,7 +1231,7 @@ func (f *Forest) startShards(steps *sync.Pool) *shards {
 				}
 				// held before added: what count reads of added
 				// is then in held.
-				sh.held[k].Store(int64(f.stores[k].nodes.len()))
+				sh.held[k].Store(sh.holds(k))
 				sh.added[k].Add(int64(len(lines)))
 				clear(lines)
 				select {
@@ -1247,7 +1255,7 @@ func (sh *shards) count(v *walked) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	k := slices.Index(f.stores, t.s)
+	k := slices.Index(f.stores, t.s) % len(sh.in)
 	sh.pending[k] = append(sh.pending[k], shardLine{t: t, stamp: stamp, line: v.line})
 	if len(sh.pending[k]) == shardBatch {
 		sh.send(k)
@@ -1257,12 +1265,22 @@ func (sh *shards) count(v *walked) (bool, error) {
 		sh.wait()
 		if f.Len() > f.maxNodes {
 			f.prune(f.maxNodes * 3 / 4)
-			for k, st := range f.stores {
-				sh.held[k].Store(int64(st.nodes.len()))
+			for k := range sh.in {
+				sh.held[k].Store(sh.holds(k))
 			}
 		}
 	}
 	return true, nil
+}
+
+// holds returns the positions of group k's stores, which only group k's
+// goroutine may call while it runs.
+func (sh *shards) holds(k int) int64 {
+	n := 0
+	for i := k; i < len(sh.f.stores); i += len(sh.in) {
+		n += sh.f.stores[i].nodes.len()
+	}
+	return int64(n)
 }
 
 // most returns the most positions the stores can hold once the lines
