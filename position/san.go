@@ -86,12 +86,13 @@ func (b *Board) AppendSAN(dst []byte, m Move) []byte {
 		}
 	default:
 		dst = append(dst, pt.Letter())
-		var l moveList
-		b.generate(&l)
+		// The other pieces of the kind that could move there: those that
+		// reach the square and leave their king safe, not every legal
+		// move generated.
 		var others bitboard
-		for _, o := range l.slice() {
-			if o.To() == to && o.From() != from && !o.IsCastling() && b.squares[o.From()].Type() == pt {
-				others |= bb(o.From())
+		for f := b.reachers(pt, to) &^ bb(from); f != 0; f &= f - 1 {
+			if o := lsb(f); b.kingSafeAfter(newMove(o, to)) {
+				others |= bb(o)
 			}
 		}
 		if others != 0 {

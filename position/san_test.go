@@ -235,6 +235,9 @@ func checkRoundTrip(t *testing.T, b *Board) {
 	t.Helper()
 	for _, m := range b.LegalMoves() {
 		san := b.SAN(m)
+		if want, ok := referencePieceSAN(b, m); ok && san != want {
+			t.Errorf("%s: SAN of %v is %q, want %q", b.FEN(fen.Shredder), m, san, want)
+		}
 		if got, err := b.ParseMove(san); err != nil || got != m {
 			t.Errorf("%s: SAN %q of %v parses to %v, %v", b.FEN(fen.Shredder), san, m, got, err)
 		}
@@ -263,4 +266,49 @@ func TestUCIStandardCastling(t *testing.T) {
 		}
 		b.SetChess960(false)
 	}
+}
+
+// referencePieceSAN writes m, a legal move of a piece other than a pawn
+// that does not castle, as SAN the long way: the other pieces of its kind
+// that can move to its square are found among all legal moves, and
+// check and mate by counting the replies. ok is false for other moves.
+func referencePieceSAN(b *Board, m Move) (san string, ok bool) {
+	pt := b.squares[m.From()].Type()
+	if pt == Pawn || m.IsCastling() {
+		return "", false
+	}
+	from, to := m.From(), m.To()
+	var sameFile, sameRank, others bool
+	for _, o := range b.LegalMoves() {
+		if o.To() != to || o.From() == from || o.IsCastling() || b.squares[o.From()].Type() != pt {
+			continue
+		}
+		others = true
+		sameFile = sameFile || o.From().File() == from.File()
+		sameRank = sameRank || o.From().Rank() == from.Rank()
+	}
+	s := string(pt.Letter())
+	switch {
+	case !others:
+	case !sameFile:
+		s += string(rune('a' + from.File()))
+	case !sameRank:
+		s += string(rune('1' + from.Rank()))
+	default:
+		s += from.String()
+	}
+	if b.squares[to] != NoPiece {
+		s += "x"
+	}
+	s += to.String()
+	b.Push(m)
+	if b.InCheck() {
+		if len(b.LegalMoves()) == 0 {
+			s += "#"
+		} else {
+			s += "+"
+		}
+	}
+	b.Pop()
+	return s, true
 }
