@@ -520,7 +520,7 @@ func (f *Forest) prune(target int) {
 			for _, t := range byStore[st] {
 				if t.rootNode >= 0 {
 					t.rootNode = sc.remap[t.rootNode]
-					t.index.renumber(sc.remap, &sc.slots)
+					t.index.renumber(sc.remap)
 				}
 			}
 		})
@@ -673,7 +673,6 @@ type pruneScratch struct {
 	borns                        []uint32 // see newestLeaves
 	games                        []uint8  // each node's games, 255 for more
 	byGames                      [256]int
-	slots                        []uint64
 	dropped                      int // nodes dropped
 }
 

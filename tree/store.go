@@ -167,23 +167,45 @@ func (x *index) grow() {
 }
 
 // renumber gives the nodes the numbers of remap (-1 for a node
-// dropped), placing the slots kept again by the hashes they hold. The
-// table keeps its size (placed in the old table's order into a smaller
-// one, the slots would pile up into long runs) and its memory: the old
-// slots are copied to scratch first.
-func (x *index) renumber(remap []int32, scratch *[]uint64) {
-	old := append((*scratch)[:0], x.slots...)
-	*scratch = old
-	clear(x.slots)
-	x.n = 0
-	for _, s := range old {
+// dropped), in place: the slots kept take their new numbers where they
+// are and the others are emptied, which can leave a key past an empty
+// slot it would meet first when looked up, so each key is then moved
+// back to the first empty slot on the way from its place by hash, runs
+// taken in order. The table keeps its size (placed in the old table's
+// order into a smaller one, the slots would pile up into long runs).
+func (x *index) renumber(remap []int32) {
+	for i, s := range x.slots {
 		if s == 0 {
 			continue
 		}
 		if to := remap[uint32(s)-1]; to >= 0 {
-			sh := uint32(s >> 32)
-			x.slots[x.free(sh)] = uint64(sh)<<32 | uint64(uint32(to+1))
-			x.n++
+			x.slots[i] = s&^0xffffffff | uint64(uint32(to+1))
+		} else {
+			x.slots[i] = 0
+			x.n--
+		}
+	}
+	// Start after an empty slot, which a table at most three quarters
+	// full has, so that every run is taken from its start.
+	mask := len(x.slots) - 1
+	start := 0
+	for start < len(x.slots) && x.slots[start] != 0 {
+		start++
+	}
+	if start == len(x.slots) {
+		return
+	}
+	for k := 1; k <= len(x.slots); k++ {
+		i := (start + k) & mask
+		s := x.slots[i]
+		if s == 0 {
+			continue
+		}
+		for j := int(uint32(s>>32)) & mask; j != i; j = (j + 1) & mask {
+			if x.slots[j] == 0 {
+				x.slots[j], x.slots[i] = s, 0
+				break
+			}
 		}
 	}
 }

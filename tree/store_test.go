@@ -100,8 +100,7 @@ func TestIndex(t *testing.T) {
 		remap[i] = kept
 		kept++
 	}
-	var scratch []uint64
-	x.renumber(remap, &scratch)
+	x.renumber(remap)
 	if x.n != int(kept) {
 		t.Errorf("%d keys after renumbering, want %d", x.n, kept)
 	}
@@ -117,6 +116,77 @@ func TestIndex(t *testing.T) {
 		if got, _ := x.find(k, k.Hash(), &moved); got != remap[i] {
 			t.Errorf("key %d found at %d, want %d", i, got, remap[i])
 		}
+	}
+}
+
+// TestRenumberRuns renumbers tables whose keys are placed by hashes
+// made to collide, in runs that wrap past the table's end, so that
+// emptied slots cut runs in every way: each key kept must still be
+// found, at its new number, and each dropped one not.
+func TestRenumberRuns(t *testing.T) {
+	b, err := position.Start(518)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys chunked[position.Key]
+	for _, m := range b.LegalMoves() {
+		b.Push(m)
+		for _, r := range b.LegalMoves() {
+			b.Push(r)
+			keys.push(b.Key())
+			b.Pop()
+		}
+		b.Pop()
+	}
+	tests := []struct {
+		name string
+		home func(i int) uint32 // the slot hash of key i
+		drop func(i int) bool
+	}{
+		{"one home at the end", func(int) uint32 { return 63 }, func(i int) bool { return i%3 == 0 }},
+		{"homes near the end", func(i int) uint32 { return uint32(56 + i%8) }, func(i int) bool { return i%2 == 1 }},
+		{"first of each run dropped", func(i int) uint32 { return uint32(i / 4 * 4) }, func(i int) bool { return i%4 == 0 }},
+		{"all but the last dropped", func(int) uint32 { return 5 }, func(i int) bool { return i < 47 }},
+		{"none dropped", func(i int) uint32 { return uint32(i * 7) }, func(int) bool { return false }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const n = 48 // the most a table of 64 slots holds
+			var x index
+			x.slots = make([]uint64, 64)
+			hash := func(i int) uint64 { return uint64(tt.home(i)) | 64<<8 } // distinct beyond the mask
+			for i := range n {
+				k := keys.at(int32(i))
+				if got, slot := x.find(k, hash(i), &keys); got >= 0 {
+					t.Fatalf("key %d found before it is added", i)
+				} else {
+					x.insert(hash(i), int32(i), slot)
+				}
+			}
+			if len(x.slots) != 64 {
+				t.Fatalf("the table grew to %d slots", len(x.slots))
+			}
+			remap := make([]int32, n)
+			var moved chunked[position.Key]
+			for i := range n {
+				remap[i] = -1
+				if !tt.drop(i) {
+					remap[i] = moved.push(*keys.at(int32(i)))
+				}
+			}
+			x.renumber(remap)
+			if x.n != moved.len() {
+				t.Errorf("%d keys after renumbering, want %d", x.n, moved.len())
+			}
+			for i := range n {
+				if tt.drop(i) {
+					continue
+				}
+				if got, _ := x.find(keys.at(int32(i)), hash(i), &moved); got != remap[i] {
+					t.Errorf("key %d found at %d, want %d", i, got, remap[i])
+				}
+			}
+		})
 	}
 }
 
