@@ -990,9 +990,15 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	// A line's steps go back to the walkers once added: a game's line
 	// then costs no allocation.
 	var steps sync.Pool
+	// With one store, lines are added on a goroutine of their own; with
+	// several, the goroutine keeping the input's order hands each to the
+	// goroutine of its store, a light task beside reading.
 	var ad *adder
-	if opts.Jobs != 1 {
-		ad = f.startAdder(&steps, opts.Jobs)
+	var sh *shards
+	if n := storeJobs(len(f.stores), opts.Jobs); n > 1 {
+		sh = f.startShards(&steps, n)
+	} else if opts.Jobs != 1 {
+		ad = f.startAdder(&steps)
 	}
 	job := pipeline.Job[walked]{
 		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
@@ -1018,8 +1024,14 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			if ad != nil {
 				return ad.add(&it.Value)
 			}
-			err := f.count(&it.Value)
-			if s := it.Value.line.Steps; cap(s) > 0 {
+			var handed bool
+			var err error
+			if sh != nil {
+				handed, err = sh.count(&it.Value)
+			} else {
+				err = f.count(&it.Value)
+			}
+			if s := it.Value.line.Steps; cap(s) > 0 && !handed {
 				steps.Put(&s)
 			}
 			return err
@@ -1031,6 +1043,9 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			err = aerr
 		}
 	}
+	if sh != nil {
+		sh.stop()
+	}
 	// A tree made for a line that was never added, the run stopped,
 	// still gets its root.
 	for _, t := range f.trees {
@@ -1040,11 +1055,10 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	return err
 }
 
-// adder adds the walkers' lines to a forest on a goroutine of its own, in
-// the order it is given them: adding is most of the work of building a
-// tree of many positions, and the goroutine that keeps the input's
-// order has reading to do as well. With more than one store, it hands
-// each line to the goroutine of its tree's store (see shards).
+// adder adds the walkers' lines to a forest of one store on a goroutine
+// of its own, in the order it is given them: adding is most of the work
+// of building a tree of many positions, and the goroutine that keeps the
+// input's order has reading to do as well.
 type adder struct {
 	lines   chan []walked
 	free    chan []walked
@@ -1056,37 +1070,30 @@ type adder struct {
 // adderBatch is the number of lines handed over at once.
 const adderBatch = 256
 
-// startAdder starts the goroutine adding lines, and with several stores
-// a goroutine per store, or per group of stores when fewer jobs (0: one
-// per core) are asked for.
-func (f *Forest) startAdder(steps *sync.Pool, jobs int) *adder {
+// storeJobs returns the number of goroutines adding to n stores for the
+// given jobs (0: one per core): a goroutine per store, or per group of
+// stores when fewer jobs are asked for.
+func storeJobs(n, jobs int) int {
+	if jobs > 0 {
+		return min(n, jobs)
+	}
+	return n
+}
+
+// startAdder starts the goroutine adding lines.
+func (f *Forest) startAdder(steps *sync.Pool) *adder {
 	ad := &adder{lines: make(chan []walked, 4), free: make(chan []walked, 6), done: make(chan struct{})}
 	ad.pending = make([]walked, 0, adderBatch)
-	var sh *shards
-	n := len(f.stores)
-	if jobs > 0 {
-		n = min(n, jobs)
-	}
-	if n > 1 {
-		sh = f.startShards(steps, n)
-	}
 	go func() {
 		defer close(ad.done)
 		for lines := range ad.lines {
 			for i := range lines {
-				handed := false
 				if ad.err.Load() == nil {
-					var err error
-					if sh != nil {
-						handed, err = sh.count(&lines[i])
-					} else {
-						err = f.count(&lines[i])
-					}
-					if err != nil {
+					if err := f.count(&lines[i]); err != nil {
 						ad.err.Store(&err)
 					}
 				}
-				if s := lines[i].line.Steps; cap(s) > 0 && !handed {
+				if s := lines[i].line.Steps; cap(s) > 0 {
 					steps.Put(&s)
 				}
 			}
@@ -1095,9 +1102,6 @@ func (f *Forest) startAdder(steps *sync.Pool, jobs int) *adder {
 			case ad.free <- lines[:0]:
 			default:
 			}
-		}
-		if sh != nil {
-			sh.stop()
 		}
 	}()
 	return ad
@@ -1167,8 +1171,8 @@ func (f *Forest) tally(v *walked) bool {
 // shards add lines to the trees of a forest's stores on a goroutine per
 // store, or per group of stores (store k in group k modulo the number of
 // groups): the trees of one group are added to in input order, those of
-// two groups at once. The goroutine handing them the lines (count)
-// makes the trees, counts the lines, and checks the bound on positions
+// two groups at once. The goroutine handing them the lines (count, the
+// one keeping the input's order) makes the trees, counts the lines, and checks the bound on positions
 // at the counts of lines Forest.due names, as Forest.Add does: it waits
 // there for every store to be up to date and prunes the forest while
 // they wait, so that what is dropped is what one goroutine adding every
