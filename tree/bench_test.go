@@ -95,31 +95,7 @@ func BenchmarkWrite(b *testing.B) {
 //
 //	go test ./tree/ -run '^$' -bench Add
 func BenchmarkAdd(b *testing.B) {
-	f, err := NewForest(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	type added struct {
-		line Line
-		sp   int
-	}
-	var lines []added
-	w := f.NewWalker()
-	r := pgn.NewReader(bytes.NewReader(archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, 64<<20)))
-	for {
-		g, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		c := startpos.Classify(g)
-		var l Line
-		if fate, sp, _, _ := w.Walk(g, &c, &l); fate == Added {
-			lines = append(lines, added{l, sp})
-		}
-	}
+	lines := walkedLines(b, 64<<20)
 	all, err := NewForest(Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -142,4 +118,38 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(lines))*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// walkedLine is a game's line as a Walker makes it, with its SP.
+type walkedLine struct {
+	line Line
+	sp   int
+}
+
+// walkedLines returns the lines of size bytes of lichess-like games, as
+// Run's workers hand them to be added.
+func walkedLines(b *testing.B, size int) []walkedLine {
+	b.Helper()
+	f, err := NewForest(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines []walkedLine
+	w := f.NewWalker()
+	r := pgn.NewReader(bytes.NewReader(archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, size)))
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := startpos.Classify(g)
+		var l Line
+		if fate, sp, _, _ := w.Walk(g, &c, &l); fate == Added {
+			lines = append(lines, walkedLine{l, sp})
+		}
+	}
+	return lines
 }
