@@ -1172,21 +1172,20 @@ func (f *Forest) tally(v *walked) bool {
 // store, or per group of stores (store k in group k modulo the number of
 // groups): the trees of one group are added to in input order, those of
 // two groups at once. The goroutine handing them the lines (count, the
-// one keeping the input's order) makes the trees, counts the lines, and checks the bound on positions
-// at the counts of lines Forest.due names, as Forest.Add does: it waits
-// there for every store to be up to date and prunes the forest while
-// they wait, so that what is dropped is what one goroutine adding every
-// line would drop. Since a line adds at most depth+2 positions, the wait
-// is left out when the bound cannot have been passed: when the positions
-// each store's goroutine says it holds, and those its lines still to add
-// can add, are within it.
+// one keeping the input's order) makes the trees, counts the lines, and
+// checks the bound on positions at the counts of lines Forest.due names,
+// as Forest.Add does: it waits there for every store to be up to date
+// and prunes the forest while they wait, so that what is dropped is what
+// one goroutine adding every line would drop. Since a line adds at most
+// depth+2 positions, the wait is left out when the bound cannot have
+// been passed: when the positions each group's goroutine says its stores
+// hold, and those its lines still to add can add, are within it.
 type shards struct {
 	f       *Forest
 	in      []chan []shardLine
 	pending [][]shardLine
 	free    chan []shardLine
 	idle    chan struct{}
-	steps   *sync.Pool
 	wg      sync.WaitGroup
 	// handed counts the lines handed to each group's goroutine, pending
 	// ones included; added counts those it has added, after which held
@@ -1208,7 +1207,7 @@ type shardLine struct {
 const shardBatch = 128
 
 func (f *Forest) startShards(steps *sync.Pool, n int) *shards {
-	sh := &shards{f: f, steps: steps, idle: make(chan struct{}), free: make(chan []shardLine, 4*n)}
+	sh := &shards{f: f, idle: make(chan struct{}), free: make(chan []shardLine, 4*n)}
 	sh.in = make([]chan []shardLine, n)
 	sh.pending = make([][]shardLine, n)
 	sh.handed = make([]int64, n)
