@@ -123,7 +123,8 @@ func (s *Summary) merge(o *Summary) {
 }
 
 // Forest is a set of opening trees, one per start position. It is not
-// safe for concurrent use; Run feeds it from one goroutine.
+// safe for concurrent use: Run shares the work out over goroutines of its
+// own, and returns when they are done.
 type Forest struct {
 	depth    int
 	maxNodes int
