@@ -82,6 +82,43 @@ func TestMovetextScannerOffsets(t *testing.T) {
 	}
 }
 
+// TestMovetextScannerTextAndLateLines holds Text to Token's text, and the
+// line Token gives a token to the same whether Token was called for every
+// token before it or for none: callers that want a line only on an error
+// call Text and leave Token until then.
+func TestMovetextScannerTextAndLateLines(t *testing.T) {
+	tests := []struct{ name, movetext string }{
+		{"one line", "1. e4 e5 2. Nf3 *"},
+		{"comments over lines", "1. e4 {a\nlong\ncomment} e5\n2. Nf3 {[%clk 0:01:00]}\n\nNc6 1-0"},
+		{"variations and CRLF", "1. e4 (1. d4\r\nd5)\r\n1... e5 ; rest\r\n2. Nf3 *"},
+		{"lone CR", "1. e4\re5\r2. Nf3 *"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := []byte(tt.movetext)
+			var every, late MovetextScanner
+			every.Reset(in, 7)
+			late.Reset(in, 7)
+			for i := 0; every.Next(); i++ {
+				if !late.Next() {
+					t.Fatalf("token %d: the second scanner ended early", i)
+				}
+				want := every.Token()
+				if got := late.Text(); !bytes.Equal(got, want.Text) {
+					t.Errorf("token %d: Text = %q, Token().Text = %q", i, got, want.Text)
+				}
+				// The second scanner asks for every third token's line
+				// only.
+				if i%3 == 2 {
+					if got := late.Token().Line; got != want.Line {
+						t.Errorf("token %d %q: line %d asked late, %d asked every time", i, want.Text, got, want.Line)
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestMovetextScannerFirstLine(t *testing.T) {
 	var s MovetextScanner
 	s.Reset([]byte("\n\n1. e4"), 40)

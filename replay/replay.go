@@ -215,13 +215,13 @@ func (r *Replayer) Play(g *pgn.Game) Result {
 			if l.dead {
 				continue
 			}
-			tok := r.scan.Token()
-			m, err := b.ParseMove(string(tok.Text))
+			text := r.scan.Text()
+			m, err := b.ParseMove(string(text))
 			if err == nil && m == position.NullMove && depth == 0 {
-				err = &position.MoveError{Kind: position.ErrIllegalMove, Text: string(tok.Text), Reason: nullMoveInGame}
+				err = &position.MoveError{Kind: position.ErrIllegalMove, Text: string(text), Reason: nullMoveInGame}
 			}
 			if err != nil {
-				res.Problems = append(res.Problems, Problem(g, tok.Line, GameError{Move: b.FullMoveNumber(), BlackMove: b.Turn() == position.Black, Err: err}))
+				res.Problems = append(res.Problems, Problem(g, r.scan.Token().Line, GameError{Move: b.FullMoveNumber(), BlackMove: b.Turn() == position.Black, Err: err}))
 				res.Failed = true
 				l.dead = true
 				continue

@@ -908,13 +908,13 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 			b.SetChess960(!(c.Start.Kind == startpos.Chess960 && sp == numbering.StandardSP))
 			ready = true
 		}
-		tok := w.scan.Token()
-		m, err := b.ParseMove(string(tok.Text))
+		text := w.scan.Text()
+		m, err := b.ParseMove(string(text))
 		if err == nil && m == position.NullMove {
-			err = &position.MoveError{Kind: position.ErrIllegalMove, Text: string(tok.Text), Reason: nullMove}
+			err = &position.MoveError{Kind: position.ErrIllegalMove, Text: string(text), Reason: nullMove}
 		}
 		if err != nil {
-			problems = append(problems, replay.Problem(g, tok.Line, replay.GameError{Move: b.FullMoveNumber(), BlackMove: b.Turn() == position.Black, Err: err}))
+			problems = append(problems, replay.Problem(g, w.scan.Token().Line, replay.GameError{Move: b.FullMoveNumber(), BlackMove: b.Turn() == position.Black, Err: err}))
 			failed = true
 			break
 		}
