@@ -250,12 +250,27 @@ func (b *Board) illegal(text, format string, args ...any) *MoveError {
 	return &MoveError{Kind: ErrIllegalMove, Text: strings.Clone(text), Reason: fmt.Sprintf(format, args...)}
 }
 
+// trimMarks drops the check, mate and annotation marks and blanks that
+// may end a move ("+#!? "): a loop over the last bytes, which
+// strings.TrimRight's general cutset costs several times, once a move.
+func trimMarks(s string) string {
+	for len(s) > 0 {
+		switch s[len(s)-1] {
+		case '+', '#', '!', '?', ' ':
+			s = s[:len(s)-1]
+		default:
+			return s
+		}
+	}
+	return s
+}
+
 // splitMove takes a move apart without looking at the board.
 func splitMove(text string) (moveText, bool) {
 	t := moveText{fromFile: -1, fromRank: -1}
 	s := strings.TrimSpace(text)
 	s = strings.TrimSuffix(s, "e.p.")
-	s = strings.TrimRight(s, "+#!? ")
+	s = trimMarks(s)
 	switch s {
 	case "O-O", "0-0", "o-o":
 		t.castle = 1

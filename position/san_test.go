@@ -74,6 +74,7 @@ func TestParseMove(t *testing.T) {
 		{"UCI", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3", "g1f3"},
 		{"glyphs and check", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra8+!?", "a1a8"},
 		{"glyph ??", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra7??", "a1a7"},
+		{"marks apart", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra8+ !! ", "a1a8"},
 		{"promotion with =", "8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8=Q", "e7e8q"},
 		{"promotion without =", "8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8N", "e7e8n"},
 		{"UCI promotion", "8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e7e8q", "e7e8q"},
