@@ -1048,9 +1048,12 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 		sh.stop()
 	}
 	// A tree made for a line that was never added, the run stopped,
-	// still gets its root.
+	// still gets its root, and the games that reached only the root
+	// are counted there.
 	for _, t := range f.trees {
 		t.init()
+		t.s.nodes.at(t.rootNode).addResults(&t.rootOnly)
+		t.rootOnly = Results{}
 	}
 	f.settle()
 	return err
@@ -1257,6 +1260,13 @@ func (sh *shards) count(v *walked) (bool, error) {
 	t, stamp, err := f.route(&v.line, v.sp)
 	if err != nil {
 		return false, err
+	}
+	if len(v.line.Steps) == 1 {
+		// A game with no move in the tree (header-only archives have
+		// nothing else) counts at the root, which Run adds up at its
+		// end: handing it to a store's goroutine would cost more.
+		addOutcome(&t.rootOnly, v.line.Outcome)
+		return false, nil
 	}
 	k := slices.Index(f.stores, t.s) % len(sh.in)
 	sh.pending[k] = append(sh.pending[k], shardLine{t: t, stamp: stamp, line: v.line})

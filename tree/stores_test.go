@@ -19,8 +19,10 @@ import (
 func TestStoresAddUp(t *testing.T) {
 	gen := archivegen.Bytes(archivegen.Options{Seed: 11, Shape: archivegen.Lichess}, 1<<20)
 	// Half the games again, so that moves are played by one game and by
-	// two, and leaves of both are pruned.
+	// two, and leaves of both are pruned; then games without moves,
+	// which count at the roots alone.
 	data := append(append([]byte{}, gen...), gen[:len(gen)/2]...)
+	data = append(data, archivegen.Bytes(archivegen.Options{Seed: 12, Shape: archivegen.Headers}, 64<<10)...)
 	full := buildIn(t, data, Options{}, 1, 1)
 	bounds := []struct {
 		name string
@@ -67,12 +69,16 @@ func buildIn(t *testing.T, data []byte, opts Options, jobs, stores int) *Forest 
 	return f
 }
 
-// render returns the forest's summary and rows.
+// render returns the forest's summary, rows and JSON document, which
+// has every position's counts (the rows have the moves').
 func render(t *testing.T, f *Forest) string {
 	t.Helper()
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n", f)
 	if err := f.WriteCSV(&b, WalkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteJSON(&b, WalkOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

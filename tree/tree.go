@@ -193,6 +193,19 @@ func (n *node) addGame(o Outcome) {
 	}
 }
 
+// addOutcome counts a game of outcome o in r.
+func addOutcome(r *Results, o Outcome) {
+	r.Games++
+	switch o {
+	case stats.WhiteWin:
+		r.WhiteWins++
+	case stats.Draw:
+		r.Draws++
+	case stats.BlackWin:
+		r.BlackWins++
+	}
+}
+
 // wide marks a node whose moves are in store.wide.
 const wide = -1
 
@@ -295,6 +308,9 @@ type Tree struct {
 	// stamp is the ordinal of the line being added, which new nodes are
 	// born with.
 	stamp uint32
+	// rootOnly counts the games of lines of the root alone, which Run
+	// adds to the root node once the goroutines adding lines are done.
+	rootOnly Results
 	// seen are the nodes and moves the game being added has passed
 	// through already, so that a repetition counts once.
 	seenNodes []int32
