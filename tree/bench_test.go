@@ -64,13 +64,23 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // BenchmarkWrite writes the trees of BenchmarkBuild's games.
-func BenchmarkWrite(b *testing.B) {
+func BenchmarkWrite(b *testing.B) { benchmarkWrite(b, benchArchive()) }
+
+// benchmarkWrite builds the trees of the games of data and times writing
+// them in each format, per position and per row.
+func benchmarkWrite(b *testing.B, data []byte) {
 	f, err := NewForest(Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(benchArchive())), f, RunOptions{}); err != nil {
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{}); err != nil {
 		b.Fatal(err)
+	}
+	var rows int64
+	for _, t := range f.Trees() {
+		for _, n := range t.Nodes(WalkOptions{}) {
+			rows += int64(len(n.Moves))
+		}
 	}
 	for _, format := range []struct {
 		name  string
@@ -84,14 +94,16 @@ func BenchmarkWrite(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(f.Len())*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows)/float64(b.N), "ns/row")
+			b.ReportMetric(float64(rows), "rows")
 		})
 	}
 }
 
 // BenchmarkAdd adds the lines of 64 MB of random games to a forest
-// bounded to two fifths of their positions, as 256 MB are by the default bound, on one goroutine: the work of
-// the goroutine that adds lines in input order, which the others wait
-// on, apart from replaying the games.
+// bounded to two fifths of their positions, as 256 MB are by the default
+// bound, on one goroutine: the work the stores' goroutines share, apart
+// from replaying the games.
 //
 //	go test ./tree/ -run '^$' -bench Add
 func BenchmarkAdd(b *testing.B) {

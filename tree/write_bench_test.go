@@ -1,16 +1,12 @@
 package tree
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"testing"
 
 	"github.com/frctool/frctool/internal/archivegen"
-	"github.com/frctool/frctool/pgn"
 )
 
 // BenchmarkWriteLarge writes the trees of 128 MB of random games, whose
@@ -23,34 +19,7 @@ func BenchmarkWriteLarge(b *testing.B) {
 	if os.Getenv("FRCTOOL_BENCH_LARGE") == "" {
 		b.Skip("FRCTOOL_BENCH_LARGE is not set")
 	}
-	f, err := NewForest(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	data := archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, 128<<20)
-	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	for _, format := range []struct {
-		name  string
-		write func(io.Writer, WalkOptions) error
-	}{{"csv", f.WriteCSV}, {"json", f.WriteJSON}} {
-		b.Run(format.name, func(b *testing.B) {
-			var rows int64
-			for _, t := range f.Trees() {
-				for _, n := range t.Nodes(WalkOptions{}) {
-					rows += int64(len(n.Moves))
-				}
-			}
-			for b.Loop() {
-				if err := format.write(io.Discard, WalkOptions{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows)/float64(b.N), "ns/row")
-			b.ReportMetric(float64(rows), "rows")
-		})
-	}
+	benchmarkWrite(b, archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, 128<<20))
 }
 
 // figureMix are the figures of rows of random games, with the precision
