@@ -137,17 +137,7 @@ func appendJSONFixed(dst []byte, x float64, prec int) []byte {
 		i--
 		buf[i] = '.'
 	}
-	for {
-		i--
-		buf[i] = byte('0' + u%10)
-		if u /= 10; u == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		buf[i] = '-'
-	}
+	i = putInt(buf[:], i, u, neg)
 	return append(dst, buf[i:]...)
 }
 

@@ -69,6 +69,14 @@ func appendFixed(dst []byte, x float64, prec int) []byte {
 		i--
 		buf[i] = '.'
 	}
+	i = putInt(buf[:], i, u, n < 0)
+	return append(dst, buf[i:]...)
+}
+
+// putInt writes the digits of u, with a '-' before them when neg, into
+// buf to end before i, and returns where they start: the whole part of
+// the figures written from their last digit.
+func putInt(buf []byte, i int, u uint64, neg bool) int {
 	for {
 		i--
 		buf[i] = byte('0' + u%10)
@@ -76,11 +84,11 @@ func appendFixed(dst []byte, x float64, prec int) []byte {
 			break
 		}
 	}
-	if n < 0 {
+	if neg {
 		i--
 		buf[i] = '-'
 	}
-	return append(dst, buf[i:]...)
+	return i
 }
 
 // digitPairs are the numbers 00 to 99, two digits each.
