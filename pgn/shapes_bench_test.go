@@ -102,44 +102,44 @@ func BenchmarkShapesReaderNext(b *testing.B) {
 }
 
 func BenchmarkShapesReadBatch(b *testing.B) {
-	for _, shape := range archiveShapes {
-		b.Run(shape.name, func(b *testing.B) {
-			var batch pgn.Batch
-			measure(b, shape.data(b), func(r *pgn.Reader) int {
-				n := 0
-				for {
-					if err := r.ReadBatch(&batch, pipeline.BatchSize); err == io.EOF {
-						return n
-					} else if err != nil {
-						b.Fatal(err)
-					}
-					n += len(batch.Games)
-				}
-			})
-		})
-	}
+	benchmarkBatches(b, func(r *pgn.Reader, batch *pgn.Batch, _ int) (int, error) {
+		err := r.ReadBatch(batch, pipeline.BatchSize)
+		return len(batch.Games), err
+	})
 }
 
 // BenchmarkShapesReadPart reads in parts and scans them, on one goroutine:
 // the work a run shares out over its workers, which ReadBatch does on the
 // goroutine that reads.
 func BenchmarkShapesReadPart(b *testing.B) {
+	benchmarkBatches(b, func(r *pgn.Reader, batch *pgn.Batch, before int) (int, error) {
+		if err := r.ReadPart(batch, pipeline.BatchSize); err != nil {
+			return 0, err
+		}
+		games, complete := batch.ScanPart()
+		if !complete {
+			b.Fatalf("a cut in a generated archive was not confirmed")
+		}
+		batch.CountFrom(before)
+		return games, nil
+	})
+}
+
+// benchmarkBatches measures reading each shape a batch at a time with
+// read, which is given the games before the batch and returns its games.
+func benchmarkBatches(b *testing.B, read func(r *pgn.Reader, batch *pgn.Batch, before int) (int, error)) {
 	for _, shape := range archiveShapes {
 		b.Run(shape.name, func(b *testing.B) {
 			var batch pgn.Batch
 			measure(b, shape.data(b), func(r *pgn.Reader) int {
 				n := 0
 				for {
-					if err := r.ReadPart(&batch, pipeline.BatchSize); err == io.EOF {
+					games, err := read(r, &batch, n)
+					if err == io.EOF {
 						return n
 					} else if err != nil {
 						b.Fatal(err)
 					}
-					games, complete := batch.ScanPart()
-					if !complete {
-						b.Fatalf("a cut in a generated archive was not confirmed")
-					}
-					batch.CountFrom(n)
 					n += games
 				}
 			})
