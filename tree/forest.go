@@ -991,15 +991,12 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	// A line's steps go back to the walkers once added: a game's line
 	// then costs no allocation.
 	var steps sync.Pool
-	// With one store, lines are added on a goroutine of their own; with
-	// several, the goroutine keeping the input's order hands each to the
-	// goroutine of its store, a light task beside reading.
-	var ad *adder
+	// Lines are added on goroutines of their own, one per store or group
+	// of stores, to which the goroutine keeping the input's order hands
+	// each, a light task beside reading; with one job, on that goroutine.
 	var sh *shards
-	if n := storeJobs(len(f.stores), opts.Jobs); n > 1 {
-		sh = f.startShards(&steps, n)
-	} else if opts.Jobs != 1 {
-		ad = f.startAdder(&steps)
+	if opts.Jobs != 1 {
+		sh = f.startShards(&steps, storeJobs(len(f.stores), opts.Jobs))
 	}
 	job := pipeline.Job[walked]{
 		NewWorker: func() func(it *pipeline.Item[walked], out []byte) []byte {
@@ -1022,9 +1019,6 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			if !it.Selected {
 				return nil
 			}
-			if ad != nil {
-				return ad.add(&it.Value)
-			}
 			var handed bool
 			var err error
 			if sh != nil {
@@ -1039,11 +1033,6 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 		},
 	}
 	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
-	if ad != nil {
-		if aerr := ad.stop(); err == nil {
-			err = aerr
-		}
-	}
 	if sh != nil {
 		sh.stop()
 	}
@@ -1059,92 +1048,14 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	return err
 }
 
-// adder adds the walkers' lines to a forest of one store on a goroutine
-// of its own, in the order it is given them: adding is most of the work
-// of building a tree of many positions, and the goroutine that keeps the
-// input's order has reading to do as well.
-type adder struct {
-	lines   chan []walked
-	free    chan []walked
-	pending []walked
-	err     atomic.Pointer[error]
-	done    chan struct{}
-}
-
-// adderBatch is the number of lines handed over at once.
-const adderBatch = 256
-
 // storeJobs returns the number of goroutines adding to n stores for the
 // given jobs (0: one per core): a goroutine per store, or per group of
 // stores when fewer jobs are asked for.
 func storeJobs(n, jobs int) int {
 	if jobs > 0 {
-		return min(n, jobs)
+		return max(min(n, jobs), 1)
 	}
-	return n
-}
-
-// startAdder starts the goroutine adding lines.
-func (f *Forest) startAdder(steps *sync.Pool) *adder {
-	ad := &adder{lines: make(chan []walked, 4), free: make(chan []walked, 6), done: make(chan struct{})}
-	ad.pending = make([]walked, 0, adderBatch)
-	go func() {
-		defer close(ad.done)
-		for lines := range ad.lines {
-			for i := range lines {
-				if ad.err.Load() == nil {
-					if err := f.count(&lines[i]); err != nil {
-						ad.err.Store(&err)
-					}
-				}
-				if s := lines[i].line.Steps; cap(s) > 0 {
-					steps.Put(&s)
-				}
-			}
-			clear(lines)
-			select {
-			case ad.free <- lines[:0]:
-			default:
-			}
-		}
-	}()
-	return ad
-}
-
-// add hands v over to be added, and returns the error of a line added
-// before, if any.
-func (ad *adder) add(v *walked) error {
-	if err := ad.err.Load(); err != nil {
-		return *err
-	}
-	ad.pending = append(ad.pending, *v)
-	if len(ad.pending) == adderBatch {
-		ad.flush()
-	}
-	return nil
-}
-
-func (ad *adder) flush() {
-	if len(ad.pending) == 0 {
-		return
-	}
-	ad.lines <- ad.pending
-	select {
-	case ad.pending = <-ad.free:
-	default:
-		ad.pending = make([]walked, 0, adderBatch)
-	}
-}
-
-// stop waits for every line to be added.
-func (ad *adder) stop() error {
-	ad.flush()
-	close(ad.lines)
-	<-ad.done
-	if err := ad.err.Load(); err != nil {
-		return *err
-	}
-	return nil
+	return max(n, 1)
 }
 
 // count adds a worker's result to the forest.
