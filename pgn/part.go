@@ -200,7 +200,8 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 		return 0, false
 	}
 	s := &b.scan
-	b.tags.reset()
+	tags := b.tagMemory()
+	tags.reset()
 	b.built = true
 	data := b.raw
 	pos, line, off, end := 0, p.line, p.off, p.end(data)
@@ -247,7 +248,7 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 			badTags:        s.badTags,
 			TagsIncomplete: s.tagsCut,
 		}
-		g.Tags, g.Problems = b.tags.take(len(s.tags)), probs
+		g.Tags, g.Problems = tags.take(len(s.tags)), probs
 		buildGame(g, data[pos:pos+n], vals, s.tags, s.problems, mayHoldNUL)
 		line += bytes.Count(data[pos:pos+n], nl)
 		off += int64(n)
@@ -309,6 +310,20 @@ func (s *scanner) unclosedAtEnd() {
 	if s.mode == modeBrace {
 		s.problems = append(s.problems, problem{s.braceOpen, fmt.Errorf("%w: '{' never closed before the end of the input", ErrUnterminatedComment)})
 	}
+}
+
+// TagMemory is memory for the tags of a batch's games, kept from batch to
+// batch (see Batch.TagMemory).
+type TagMemory struct {
+	tagArena
+}
+
+// tagMemory returns the memory the batch's tags go in.
+func (b *Batch) tagMemory() *tagArena {
+	if b.TagMemory != nil {
+		return &b.TagMemory.tagArena
+	}
+	return &b.tags.tagArena
 }
 
 // tagArena hands out room for the tags of a batch's games from a few large

@@ -199,12 +199,22 @@ type Batch struct {
 	// program reading on one goroutine can build on another: the reader,
 	// which must scan the input in order, does half the work.
 	Deferred bool
+	// TagMemory, if set, holds the games' tags in place of memory of the
+	// batch's own. A program that makes the games of its batches on
+	// several goroutines (ScanPart, Build) can give each goroutine memory
+	// of its own for every batch: memory that the same core writes again
+	// and again stays in that core's caches, while a batch's own memory
+	// is written by whichever core makes its games, and taking it over
+	// from another core's caches costs more than making the game did.
+	// The games' tags are valid until the batch's games are made again,
+	// or the memory is used for another batch's.
+	TagMemory *TagMemory
 
 	raw      []byte
 	vals     []byte
 	spans    []tagSpan
 	probs    []problem
-	tags     tagArena
+	tags     TagMemory
 	meta     []batchGame
 	lonelyCR bool // the games' lines end with a lone CR, to put back
 	built    bool
@@ -267,13 +277,14 @@ func (b *Batch) Build() {
 	b.built = true
 	// Only now are the buffers final, so only now can games point into them.
 	b.Games = slicesResize(b.Games, len(b.meta))
-	b.tags.reset()
+	tags := b.tagMemory()
+	tags.reset()
 	for i := range b.meta {
 		m := &b.meta[i]
 		g := &b.Games[i]
 		probs := g.Problems[:0]
 		*g = m.game
-		g.Tags, g.Problems = b.tags.take(m.spans[1]-m.spans[0]), probs
+		g.Tags, g.Problems = tags.take(m.spans[1]-m.spans[0]), probs
 		buildGame(g, b.raw[m.raw[0]:m.raw[1]], b.vals[m.vals[0]:m.vals[1]], b.spans[m.spans[0]:m.spans[1]], b.probs[m.probs[0]:m.probs[1]], true)
 	}
 	if b.lonelyCR {

@@ -266,6 +266,65 @@ type slot[T any] struct {
 	prev *link // the part before, when reading in parts
 	link *link // this part's
 	skip bool  // not worked on: a part before was not confirmed
+	tags *tagMemory
+}
+
+// tagMemory is memory for the tags of a slot's games, which the worker
+// that owns it makes them in (pgn.Batch.TagMemory).
+type tagMemory struct {
+	pgn.TagMemory
+	owner int
+}
+
+// tagPools hold the memory for tags not in use, a pool for each worker.
+// A worker takes from its own pool while it has some, so that the memory
+// it writes is memory it wrote before: taking over memory another core
+// last held costs more, on header-only archives, than making the games
+// did. There is memory for as many slots as there are, whichever worker
+// holds it, so that memory stays the same whatever the number of jobs.
+type tagPools []chan *tagMemory
+
+func newTagPools(jobs, slots int) tagPools {
+	p := make(tagPools, jobs)
+	for i := range p {
+		p[i] = make(chan *tagMemory, slots)
+	}
+	for i := range slots {
+		p[i%jobs] <- &tagMemory{owner: i % jobs}
+	}
+	return p
+}
+
+// take returns memory for worker w's next slot: its own if it has some,
+// another worker's otherwise, which then becomes w's. Some is always
+// free: there is as much as there are slots, and the slot about to be
+// worked on holds none.
+func (p tagPools) take(w int) *tagMemory {
+	select {
+	case m := <-p[w]:
+		return m
+	default:
+	}
+	for i := range p {
+		select {
+		case m := <-p[i]:
+			m.owner = w
+			return m
+		default:
+		}
+	}
+	return &tagMemory{owner: w}
+}
+
+// give puts back memory of a slot done with, into its owner's pool.
+func (p tagPools) give(m *tagMemory) {
+	if m == nil {
+		return
+	}
+	select {
+	case p[m.owner] <- m:
+	default: // more than the slots: let it go
+	}
 }
 
 // link passes down the chain of parts what each needs of the ones before:
@@ -382,6 +441,7 @@ func (b *batches[T]) stop(*slot[T]) bool    { return false }
 // caller to give back; more reports that reading ended with errEnough.
 func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *startpos.Tally, jobs, n int, src source[T]) (stopped *slot[T], later []*pgn.Batch, more bool, err error) {
 	free := newSlots[T](n)
+	pools := newTagPools(jobs, n)
 	todo := make(chan *slot[T], n)
 	order := make(chan *slot[T], n)
 	stop := make(chan struct{})
@@ -427,6 +487,8 @@ func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *start
 			defer wg.Done()
 			var work func(it *Item[T], out []byte) []byte
 			for s := range todo {
+				s.tags = pools.take(i)
+				s.games.TagMemory = &s.tags.TagMemory
 				if s.skip = !src.prepare(s); !s.skip {
 					// Workers keep their own state: the slot's worker
 					// function belongs to whichever goroutine made it, so
@@ -461,6 +523,8 @@ func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *start
 			close(stop)
 			continue
 		}
+		pools.give(s.tags)
+		s.tags = nil
 		select {
 		case free <- s:
 		default:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -421,13 +422,23 @@ func TestRunInParts(t *testing.T) {
 		t.Helper()
 		defer func(p bool) { readInParts = p }(readInParts)
 		readInParts = parts
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(jobs, runtime.GOMAXPROCS(0))))
 		var out, warnings strings.Builder
-		job := Job[struct{}]{
-			NewWorker: func() func(it *Item[struct{}], out []byte) []byte {
-				return func(it *Item[struct{}], out []byte) []byte {
+		job := Job[string]{
+			NewWorker: func() func(it *Item[string], out []byte) []byte {
+				return func(it *Item[string], out []byte) []byte {
 					g := it.Game
-					return fmt.Appendf(out, "%d %d %d %d %q %s\n", g.Index, g.Line, g.Offset, len(g.Raw), event(g), it.Class.Start.Kind)
+					it.Value = event(g)
+					return fmt.Appendf(out, "%d %d %d %d %q %s\n", g.Index, g.Line, g.Offset, len(g.Raw), it.Value, it.Class.Start.Kind)
 				}
+			},
+			// The tags must still be there when the game is emitted, after
+			// the workers went on to other parts.
+			Emit: func(it *Item[string]) error {
+				if got := event(it.Game); got != it.Value {
+					return fmt.Errorf("game %d: Event %q when emitted, %q when worked on", it.Game.Index, got, it.Value)
+				}
+				return nil
 			},
 			Output: &out,
 		}
@@ -446,15 +457,60 @@ func TestRunInParts(t *testing.T) {
 			if got := run(t, tc.input, tc.maxGame, 2, false); got != want {
 				t.Fatalf("batches on 2 goroutines differ from one goroutine")
 			}
-			if got := run(t, tc.input, tc.maxGame, 2, true); got != want {
-				g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-				for i := range min(len(g), len(w)) {
-					if g[i] != w[i] {
-						t.Fatalf("in parts, line %d:\n got %s\nwant %s", i+1, g[i], w[i])
+			for _, jobs := range []int{2, 4} {
+				if got := run(t, tc.input, tc.maxGame, jobs, true); got != want {
+					g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+					for i := range min(len(g), len(w)) {
+						if g[i] != w[i] {
+							t.Fatalf("in parts on %d goroutines, line %d:\n got %s\nwant %s", jobs, i+1, g[i], w[i])
+						}
 					}
+					t.Fatalf("in parts on %d goroutines: %d lines, want %d", jobs, len(g), len(w))
 				}
-				t.Fatalf("in parts: %d lines, want %d", len(g), len(w))
 			}
 		})
+	}
+}
+
+func TestTagPools(t *testing.T) {
+	const jobs, slots = 3, 7
+	p := newTagPools(jobs, slots)
+	owned := func(w int) int { return len(p[w]) }
+	if got := owned(0) + owned(1) + owned(2); got != slots {
+		t.Fatalf("%d memories to start with, want one a slot: %d", got, slots)
+	}
+	// A worker takes its own while it has some.
+	var held []*tagMemory
+	for range owned(1) {
+		m := p.take(1)
+		if m.owner != 1 {
+			t.Fatalf("worker 1 took worker %d's memory while it had its own", m.owner)
+		}
+		held = append(held, m)
+	}
+	// Then another's, which becomes its own.
+	m := p.take(1)
+	if m.owner != 1 || owned(0)+owned(2) != slots-len(held)-1 {
+		t.Fatalf("a worker without memory got owner %d, %d left in the other pools", m.owner, owned(0)+owned(2))
+	}
+	held = append(held, m)
+	// Given back, memory goes to its owner's pool.
+	for _, m := range held {
+		p.give(m)
+	}
+	if owned(1) != len(held) {
+		t.Fatalf("worker 1's pool holds %d, want the %d it gave back", owned(1), len(held))
+	}
+	// Only as much memory as slots is kept, whatever happens.
+	for w := range jobs {
+		for range slots + 2 {
+			held = append(held, p.take(w))
+		}
+	}
+	for _, m := range held {
+		p.give(m)
+	}
+	if got := owned(0) + owned(1) + owned(2); got > slots*jobs {
+		t.Fatalf("the pools keep %d memories", got)
 	}
 }
