@@ -130,8 +130,10 @@ func (b *batch[T]) do(job *Job[T], sel *where.Expr) {
 	b.games.Build()
 	n := len(b.games.Games)
 	if cap(b.items) < n {
-		b.items = make([]Item[T], n)
-		b.ends = make([]int, n)
+		// With room to spare: parts hold a few more or fewer games each
+		// time, and new memory costs more to touch than it holds.
+		b.items = make([]Item[T], n, n+n/2)
+		b.ends = make([]int, n, n+n/2)
 	}
 	b.items, b.ends = b.items[:n], b.ends[:n]
 	b.out = b.out[:0]
