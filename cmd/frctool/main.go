@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/frctool/frctool/internal/stream"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
@@ -60,6 +61,11 @@ const (
 // standard streams and returns the exit status, so tests can call it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp()
+	if f, ok := stdout.(*os.File); ok {
+		// The commands write through errWriter, in which stream cannot
+		// see the pipe.
+		stream.GrowPipe(f)
+	}
 	// A terminal stays an *os.File, for the commands that ask whether
 	// they write to one; errors writing to it are not worth a status.
 	out := &errWriter{w: stdout}

@@ -138,6 +138,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 				in.Size, in.Regular = fi.Size(), true
 			}
+			GrowPipe(f)
 		}
 	} else {
 		f, err := openFile(ctx, name)
@@ -156,6 +157,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 		if fi.Mode().IsRegular() {
 			in.Size, in.Regular = fi.Size(), true
 		}
+		GrowPipe(f)
 		in.src = f
 		in.closers = append(in.closers, f.Close)
 	}
@@ -308,6 +310,9 @@ type Output struct {
 func Create(name string, stdout io.Writer) (*Output, error) {
 	if name == "-" || name == "" {
 		o := &Output{Name: "stdout"}
+		if f, ok := stdout.(*os.File); ok {
+			GrowPipe(f)
+		}
 		o.bw = bufio.NewWriterSize(stdout, 256<<10)
 		o.w = o.bw
 		return o, nil
@@ -343,6 +348,7 @@ func CreateCompressed(name string, c Compression, perm os.FileMode) (*Output, er
 		if err != nil {
 			return nil, err
 		}
+		GrowPipe(f)
 		o.direct, dst = f, f
 	default:
 		return nil, fmt.Errorf("%s: %w", name, ErrNotWritable)
