@@ -44,6 +44,9 @@ func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, siz
 		}
 	}
 	var ahead []*Batch
+	// Every other part makes its tags in memory of the test's, reused
+	// from part to part, as a program scanning on several goroutines does.
+	var mem TagMemory
 	counted, eof := r.Games(), false
 	for round := 0; ; round++ {
 		if round > 2*len(input)+10 {
@@ -64,6 +67,9 @@ func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, siz
 		}
 		b := ahead[0]
 		ahead = ahead[1:]
+		if round%2 == 1 {
+			b.TagMemory = &mem
+		}
 		n, complete := b.ScanPart()
 		b.CountFrom(counted)
 		b.Build()
