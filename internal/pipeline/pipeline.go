@@ -279,11 +279,12 @@ type tagMemory struct {
 }
 
 // tagPools hold the memory for tags not in use, a pool for each worker.
-// A worker takes from its own pool while it has some, so that the memory
-// it writes is memory it wrote before: taking over memory another core
-// last held costs more, on header-only archives, than making the games
-// did. There is memory for as many slots as there are, whichever worker
-// holds it, so that memory stays the same whatever the number of jobs.
+// A worker takes from its own pool while it has some, so that it writes
+// tags where it wrote them before, not where another worker did: on the
+// header-only file stats took 0.47 s against 0.42 s so (median wall of
+// six alternating runs), 10% of its CPU. There is memory for as many
+// slots as there are, whichever worker holds it, so that memory stays
+// the same whatever the number of jobs.
 type tagPools []chan *tagMemory
 
 func newTagPools(jobs, slots int) tagPools {
