@@ -559,11 +559,11 @@ func (s *store) startPruning() {
 	sc := &s.scratch
 	n := s.nodes.len()
 	sc.dropped = 0
-	sc.remap = slices.Grow(sc.remap[:0], n)[:n]
+	sc.remap = roomy(sc.remap, n)
 	clear(sc.remap)
-	sc.moves = slices.Grow(sc.moves[:0], n)[:n]
+	sc.moves = roomy(sc.moves, n)
 	clear(sc.moves)
-	sc.games = slices.Grow(sc.games[:0], n)[:n]
+	sc.games = roomy(sc.games, n)
 	i := 0
 	for _, ch := range s.nodes.chunks {
 		for j := range ch {
@@ -572,9 +572,9 @@ func (s *store) startPruning() {
 		}
 	}
 	m := s.links.len()
-	from := slices.Grow(sc.edgeMap[:0], m)[:m]
-	sc.child = slices.Grow(sc.child[:0], m)[:m]
-	sc.next = slices.Grow(sc.next[:0], m)[:m]
+	from := roomy(sc.edgeMap, m)
+	sc.child = roomy(sc.child, m)
+	sc.next = roomy(sc.next, m)
 	e := 0
 	for _, ch := range s.links.chunks {
 		for j := range ch {
@@ -584,6 +584,19 @@ func (s *store) startPruning() {
 		}
 	}
 	sc.edgeMap = from
+}
+
+// roomy returns s with length n, grown with a quarter to spare when it
+// must grow: a forest at its bound prunes stores of about the same size
+// again and again, and growing to the exact size each time a store
+// passes its size of the pruning before took new memory for every array
+// twice, which on the lichess-like file made the first two prunings take
+// 113 and 82 ms to set up against 7 ms for the later ones.
+func roomy[T any](s []T, n int) []T {
+	if cap(s) < n {
+		s = make([]T, n, n+n/4)
+	}
+	return s[:n]
 }
 
 // countLeaves counts the store's leaves left by their games, in
@@ -668,13 +681,14 @@ func (s *store) newestLeaves(limit uint8, need int) {
 // the next: a forest at its bound prunes again and again, and new memory
 // costs more to touch than the work done in it.
 type pruneScratch struct {
-	remap, edgeMap, moves, child []int32
-	next                         []int32  // each move's next
-	cands                        []int32  // see newestLeaves
-	borns                        []uint32 // see newestLeaves
-	games                        []uint8  // each node's games, 255 for more
-	byGames                      [256]int
-	dropped                      int // nodes dropped
+	remap, edgeMap, child []int32
+	moves                 []uint8  // each node's moves left: at most 218, the most any position has
+	next                  []int32  // each move's next
+	cands                 []int32  // see newestLeaves
+	borns                 []uint32 // see newestLeaves
+	games                 []uint8  // each node's games, 255 for more
+	byGames               [256]int
+	dropped               int // nodes dropped
 }
 
 // remove drops the nodes whose sc.remap is -1, which must have no moves
