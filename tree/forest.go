@@ -35,7 +35,10 @@ type Options struct {
 	// reached are dropped, the newest first of equally played ones, with
 	// the moves leading to them, down to three quarters of the bound;
 	// Summary.Pruned counts them. A position dropped and reached again
-	// later counts only the games from then on.
+	// later counts only the games from then on. A position all of whose
+	// moves lead back to positions above it, as a knight played out and
+	// back to the start does, never becomes a leaf: under a very small
+	// bound, more positions than the bound may stay.
 	//
 	// The bound is checked after every few lines added (a 64th of the
 	// bound over the most positions a line adds, at least one) and when
@@ -453,7 +456,9 @@ func (f *Forest) markSP(sp int) {
 }
 
 // prune drops the least-played leaves of all trees until at most target
-// positions are left, or only roots. Of equally played leaves the newest
+// positions are left, or no leaf but roots is: a position whose every
+// move leads back to one above it (a knight out and back to the root) is
+// never a leaf, and stays. Of equally played leaves the newest
 // go first: the older ones have had more games' chances to be played
 // again. Leaves reached by 255 games or more count as equally played.
 // Each round drops leaves of the fewest games only, so that a position
