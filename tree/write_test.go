@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/frctool/frctool/internal/archivegen"
 )
 
 // TestAppendJSONFixed holds appendJSONFixed to strconv's shortest digits
@@ -183,5 +185,66 @@ func TestLinesNeedingQuotes(t *testing.T) {
 				t.Errorf("JSON holds < or U+2028 unescaped")
 			}
 		})
+	}
+}
+
+// TestTableCellsAreCSVCells holds the table and the CSV together: they
+// write a move's figures each with code of its own, kept apart for the
+// CSV's speed, so every figure cell of every table row must read as the
+// CSV row's does. The games are random, so that figures go missing
+// (no ratings, no finished game) as well as being there.
+func TestTableCellsAreCSVCells(t *testing.T) {
+	data := archivegen.Bytes(archivegen.Options{Seed: 7, Shape: archivegen.Lichess}, 256<<10)
+	data = append(data, readFixture(t)...)
+	f, _ := build(t, data, Options{Depth: 3}, 2)
+	var csvOut, table bytes.Buffer
+	if err := f.WriteCSV(&csvOut, WalkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteTable(&table, WalkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&csvOut).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
+	if len(lines) != len(rows) || len(rows) < 100 {
+		t.Fatalf("%d table lines and %d CSV rows, want as many, and more than 100", len(lines), len(rows))
+	}
+	// The figure columns, games to last_played, are right-aligned under
+	// their headers, the last one running to the end of the line.
+	header := lines[0]
+	first := slices.Index(Columns, "games")
+	var ends []int
+	for _, name := range Columns[first:tableColumns] {
+		ends = append(ends, strings.Index(header, " "+name+" ")+1+len(name))
+	}
+	ends[len(ends)-1] = -1
+	empty := 0
+	for i := 1; i < len(lines); i++ {
+		line := lines[i]
+		// A row whose last cells are empty ends before them.
+		at := func(i int) int {
+			if i < 0 || i > len(line) {
+				return len(line)
+			}
+			return i
+		}
+		from := strings.LastIndex(line[:at(ends[0]-len("games"))], "  ") + 2
+		for k, end := range ends {
+			end = at(end)
+			got := strings.TrimSpace(line[min(from, end):end])
+			if want := rows[i][first+k]; got != want {
+				t.Fatalf("row %d, %s: table %q, CSV %q", i, Columns[first+k], got, want)
+			}
+			if got == "" {
+				empty++
+			}
+			from = end
+		}
+	}
+	if empty == 0 {
+		t.Errorf("no figure was missing in %d rows: the test does not see empty cells", len(rows)-1)
 	}
 }
