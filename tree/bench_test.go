@@ -108,26 +108,10 @@ func benchmarkWrite(b *testing.B, data []byte) {
 //	go test ./tree/ -run '^$' -bench Add
 func BenchmarkAdd(b *testing.B) {
 	lines := walkedLines(b, 64<<20)
-	all, err := NewForest(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range lines {
-		if err := all.Add(&lines[i].line, lines[i].sp); err != nil {
-			b.Fatal(err)
-		}
-	}
+	bound := forestOf(b, Options{}, lines).Len() * 2 / 5
 	b.ResetTimer()
 	for b.Loop() {
-		f, err := NewForest(Options{MaxNodes: all.Len() * 2 / 5})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i := range lines {
-			if err := f.Add(&lines[i].line, lines[i].sp); err != nil {
-				b.Fatal(err)
-			}
-		}
+		forestOf(b, Options{MaxNodes: bound}, lines)
 	}
 	b.ReportMetric(float64(len(lines))*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }
@@ -136,6 +120,21 @@ func BenchmarkAdd(b *testing.B) {
 type walkedLine struct {
 	line Line
 	sp   int
+}
+
+// forestOf returns a forest of opts with the lines added, one by one.
+func forestOf(b *testing.B, opts Options, lines []walkedLine) *Forest {
+	b.Helper()
+	f, err := NewForest(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range lines {
+		if err := f.Add(&lines[i].line, lines[i].sp); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return f
 }
 
 // walkedLines returns the lines of size bytes of lichess-like games, as

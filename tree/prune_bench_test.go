@@ -14,15 +14,7 @@ func BenchmarkPrune(b *testing.B) {
 	positions := 0
 	for b.Loop() {
 		b.StopTimer()
-		f, err := NewForest(Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i := range lines {
-			if err := f.Add(&lines[i].line, lines[i].sp); err != nil {
-				b.Fatal(err)
-			}
-		}
+		f := forestOf(b, Options{}, lines)
 		positions = f.Len()
 		b.StartTimer()
 		f.prune(positions * 3 / 4)
