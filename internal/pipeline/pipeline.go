@@ -282,9 +282,9 @@ type tagMemory struct {
 // A worker takes from its own pool while it has some, so that it writes
 // tags where it wrote them before, not where another worker did: on the
 // header-only file stats took 0.42 s so and 0.47 s without (median wall
-// of six alternating runs). There is memory for as many
-// slots as there are, whichever worker holds it, so that memory stays
-// the same whatever the number of jobs.
+// of six alternating runs). There is memory for as many slots as there
+// are, whichever worker holds it, so that memory stays the same whatever
+// the number of jobs.
 type tagPools []chan *tagMemory
 
 func newTagPools(jobs, slots int) tagPools {
