@@ -1,0 +1,324 @@
+package tree
+
+// Pruning: how a forest stays within its bound on positions.
+
+import (
+	"sync"
+)
+
+// prune drops the least-played leaves of all trees until at most target
+// positions are left, or no leaf but roots is: a position whose every
+// move leads back to one above it (a knight out and back to the root) is
+// never a leaf, and stays. Of equally played leaves the newest
+// go first: the older ones have had more games' chances to be played
+// again. Leaves reached by 255 games or more count as equally played.
+// Each round drops leaves of the fewest games only, so that a position
+// left a leaf by the round before is weighed against the others.
+//
+// The rounds are played on the counts of moves left to each node, and
+// the nodes and moves dropped by all of them are removed at once: the
+// leaves of random games are one a game, so a pruning takes two or three
+// rounds, and removing is most of its work. Each store removes its own,
+// at the same time as the others.
+func (f *Forest) prune(target int) {
+	left := f.Len()
+	if left <= target {
+		return
+	}
+	f.eachStore((*store).startPruning)
+	for _, t := range f.trees {
+		if t.rootNode >= 0 {
+			t.s.scratch.remap[t.rootNode] = root
+		}
+	}
+	// byGames counts the leaves by their games, the last entry those
+	// with more: a sort of millions of leaves would cost more than the
+	// rest of pruning.
+	var byGames [256]int
+	pruned := 0
+	for left > target {
+		clear(byGames[:])
+		f.eachStore((*store).countLeaves)
+		for _, st := range f.stores {
+			for g, n := range st.scratch.byGames {
+				byGames[g] += n
+			}
+		}
+		limit := 0
+		for limit < len(byGames) && byGames[limit] == 0 {
+			limit++
+		}
+		if limit == len(byGames) {
+			break
+		}
+		need := min(left-target, byGames[limit])
+		f.dropNewest(limit, need)
+		// The moves to the nodes dropped are dropped: their nodes may
+		// be leaves in the next round.
+		f.eachStore((*store).dropMoves)
+		left -= need
+		pruned += need
+	}
+	if pruned == 0 {
+		return
+	}
+	byStore := make(map[*store][]*Tree, len(f.stores))
+	for _, t := range f.trees {
+		byStore[t.s] = append(byStore[t.s], t)
+	}
+	var wg sync.WaitGroup
+	for _, st := range f.stores {
+		if st.scratch.dropped == 0 {
+			continue
+		}
+		wg.Go(func() {
+			sc := &st.scratch
+			st.remove(sc)
+			for _, t := range byStore[st] {
+				if t.rootNode >= 0 {
+					t.rootNode = sc.remap[t.rootNode]
+					t.index.renumber(sc.remap)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	f.Summary.Pruned += int64(pruned)
+}
+
+// Marks of pruneScratch.remap before remove sets the new indices.
+const (
+	drop = -1 // a node dropped
+	root = -2 // a tree's root, never dropped
+)
+
+// eachStore calls fn with each store, the stores at once when there are
+// several: a pruning waits for every store, and each pass over a store's
+// lists is a pass over memory.
+func (f *Forest) eachStore(fn func(*store)) {
+	if len(f.stores) == 1 {
+		fn(f.stores[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, st := range f.stores {
+		wg.Go(func() { fn(st) })
+	}
+	wg.Wait()
+}
+
+// startPruning sets the scratch up for a pruning: no node dropped yet,
+// each node's games and count of moves, and each move's node and the
+// node it leads to. The rounds of a pruning read these arrays of a few
+// bytes an entry, not the nodes and moves of 28 and 24 bytes.
+func (s *store) startPruning() {
+	sc := &s.scratch
+	n := s.nodes.len()
+	sc.dropped = 0
+	sc.remap = roomy(sc.remap, n)
+	clear(sc.remap)
+	sc.moves = roomy(sc.moves, n)
+	clear(sc.moves)
+	sc.games = roomy(sc.games, n)
+	i := 0
+	for _, ch := range s.nodes.chunks {
+		for j := range ch {
+			sc.games[i] = uint8(min(ch[j].games, 255))
+			i++
+		}
+	}
+	m := s.links.len()
+	from := roomy(sc.edgeMap, m)
+	sc.child = roomy(sc.child, m)
+	sc.next = roomy(sc.next, m)
+	e := 0
+	for _, ch := range s.links.chunks {
+		for j := range ch {
+			from[e], sc.child[e], sc.next[e] = ch[j].from, ch[j].child, ch[j].next
+			sc.moves[ch[j].from]++
+			e++
+		}
+	}
+	sc.edgeMap = from
+}
+
+// roomy returns s with length n, grown with a quarter to spare when it
+// must grow: a forest at its bound prunes stores of about the same size
+// again and again, and growing to the exact size each time a store
+// passes its size of the pruning before took new memory for every array
+// twice, which on the lichess-like file made the first two prunings take
+// 113 and 82 ms to set up against 7 ms for the later ones.
+func roomy[T any](s []T, n int) []T {
+	if cap(s) < n {
+		s = make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// countLeaves counts the store's leaves left by their games, in
+// scratch.byGames.
+func (s *store) countLeaves() {
+	sc := &s.scratch
+	clear(sc.byGames[:])
+	for i, r := range sc.remap {
+		if r == 0 && sc.moves[i] == 0 {
+			sc.byGames[sc.games[i]]++
+		}
+	}
+}
+
+// dropMoves drops the moves to the nodes dropped, and counts them off
+// their nodes' moves.
+func (s *store) dropMoves() {
+	sc := &s.scratch
+	from := sc.edgeMap
+	for e, c := range sc.child {
+		if p := from[e]; p >= 0 && sc.remap[c] == drop {
+			sc.moves[p]--
+			from[e] = -1
+		}
+	}
+}
+
+// dropNewest drops the need newest leaves of games bucket limit, of all
+// stores: a store's nodes are in the order they were added, so each
+// store's newest leaves are found looking through it from its end, and
+// the stores' are merged by their ordinals. Two stores' leaves are never
+// of the same line, which adds to one tree; forests merged or past
+// 2³²-1 lines may have equal ordinals in two stores, and the first
+// store's goes first.
+func (f *Forest) dropNewest(limit, need int) {
+	f.eachStore(func(s *store) { s.newestLeaves(uint8(limit), need) })
+	if len(f.stores) == 1 {
+		s := f.stores[0]
+		for _, i := range s.scratch.cands {
+			s.scratch.remap[i] = drop
+		}
+		s.scratch.dropped += len(s.scratch.cands)
+		return
+	}
+	next := make([]int, len(f.stores)) // each store's next candidate
+	for ; need > 0; need-- {
+		best, born := -1, uint32(0)
+		for k, s := range f.stores {
+			if j := next[k]; j < len(s.scratch.cands) {
+				if b := s.scratch.borns[j]; best < 0 || b > born {
+					best, born = k, b
+				}
+			}
+		}
+		if best < 0 {
+			return
+		}
+		sc := &f.stores[best].scratch
+		sc.remap[sc.cands[next[best]]] = drop
+		sc.dropped++
+		next[best]++
+	}
+}
+
+// newestLeaves puts in scratch.cands the store's newest need leaves of
+// games bucket limit, newest first, and their ordinals in scratch.borns.
+func (s *store) newestLeaves(limit uint8, need int) {
+	sc := &s.scratch
+	sc.cands, sc.borns = sc.cands[:0], sc.borns[:0]
+	remap, moves, games := sc.remap, sc.moves[:len(sc.remap)], sc.games[:len(sc.remap)]
+	for i := len(remap) - 1; i >= 0 && len(sc.cands) < need; i-- {
+		if games[i] == limit && remap[i] == 0 && moves[i] == 0 {
+			sc.cands = append(sc.cands, int32(i))
+		}
+	}
+	for _, i := range sc.cands {
+		sc.borns = append(sc.borns, s.nodes.at(i).born)
+	}
+}
+
+// pruneScratch is the memory pruning works in, kept from one pruning to
+// the next: a forest at its bound prunes again and again, and new memory
+// costs more to touch than the work done in it.
+type pruneScratch struct {
+	remap, edgeMap, child []int32
+	moves                 []uint8  // each node's moves left: at most 218, the most any position has
+	next                  []int32  // each move's next
+	cands                 []int32  // see newestLeaves
+	borns                 []uint32 // see newestLeaves
+	games                 []uint8  // each node's games, 255 for more
+	byGames               [256]int
+	dropped               int // nodes dropped
+}
+
+// remove drops the nodes whose sc.remap is -1, which must have no moves
+// from them (leaves), and the moves leading to them, and leaves in
+// sc.remap the nodes' new indices (-1 for a node dropped). Nodes and
+// moves keep their order and are moved down in place, each list in one
+// pass, so that pruning needs no second copy of the trees.
+func (s *store) remove(sc *pruneScratch) {
+	remap := sc.remap
+	kept := int32(0)
+	for i := range remap {
+		if remap[i] == drop {
+			continue
+		}
+		remap[i] = kept
+		if kept != int32(i) {
+			*s.nodes.at(kept) = *s.nodes.at(int32(i))
+			*s.keys.at(kept) = *s.keys.at(int32(i))
+		}
+		kept++
+	}
+	// A move is dropped with the position it leads to. The moves' ends
+	// and next moves are read from the arrays startPruning filled, as
+	// they were before anything moved.
+	edgeMap := sc.edgeMap[:len(sc.child)]
+	ekept := int32(0)
+	for e, c := range sc.child {
+		if remap[c] < 0 {
+			edgeMap[e] = -1
+			continue
+		}
+		edgeMap[e] = ekept
+		ekept++
+	}
+	// A link to a move dropped is to the next move kept, found through
+	// the dropped ones.
+	next := sc.next[:len(edgeMap)]
+	kept1 := func(e int32) int32 {
+		for e >= 0 && edgeMap[e] < 0 {
+			e = next[e]
+		}
+		if e < 0 {
+			return -1
+		}
+		return edgeMap[e]
+	}
+	// Moving a move down writes over moves before it only, which have
+	// been read.
+	for e, to := range edgeMap {
+		l := s.links.at(int32(e))
+		if to < 0 {
+			// The edge of a move dropped goes to a move to come.
+			if d := l.data(); d&inEdge != 0 {
+				s.freeCounts = append(s.freeCounts, int32(uint32(d)))
+			}
+			continue
+		}
+		moved := *l
+		moved.next = kept1(next[e])
+		moved.child = remap[moved.child]
+		moved.from = remap[moved.from]
+		*s.links.at(to) = moved
+	}
+	s.nodes.truncate(kept)
+	s.keys.truncate(kept)
+	s.links.truncate(ekept)
+	// The nodes and moves have new indices: the wide nodes are found
+	// again as they are looked through.
+	s.wide.reset()
+	for _, ch := range s.nodes.chunks {
+		for j := range ch {
+			n := &ch[j]
+			n.first = kept1(n.first)
+			n.mark = 0
+		}
+	}
+}
