@@ -26,12 +26,12 @@ type Options struct {
 	// about NodeBytes; 0 means no bound. When the bound is passed, the
 	// positions with no move from them (the leaves) that the fewest games
 	// reached are dropped, the newest first of equally played ones, with
-	// the moves leading to them, down to three quarters of the bound;
-	// Summary.Pruned counts them. A position dropped and reached again
-	// later counts only the games from then on. A position all of whose
-	// moves lead back to positions above it, as a knight played out and
-	// back to the start does, never becomes a leaf: under a very small
-	// bound, more positions than the bound may stay.
+	// the moves leading to them, down to half the bound; Summary.Pruned
+	// counts them. A position dropped and reached again later counts
+	// only the games from then on. A position all of whose moves lead
+	// back to positions above it, as a knight played out and back to the
+	// start does, never becomes a leaf: under a very small bound, more
+	// positions than the bound may stay.
 	//
 	// The bound is checked after every few lines added (a 64th of the
 	// bound over the most positions a line adds, at least one) and when
@@ -371,7 +371,7 @@ func (f *Forest) Add(l *Line, sp int) error {
 	t.stamp = stamp
 	t.Add(l)
 	if f.due() && f.Len() > f.maxNodes {
-		f.prune(f.maxNodes * 3 / 4)
+		f.prune(f.pruneTarget())
 	}
 	return nil
 }
@@ -402,10 +402,18 @@ func (f *Forest) stamp() uint32 {
 // just added.
 func (f *Forest) due() bool { return f.maxNodes > 0 && f.added%f.every == 0 }
 
+// pruneTarget is the positions a pruning leaves: half the bound. A
+// pruning passes over every position held, so with a target of t of the
+// bound, each position added past the bound costs passes over 1/(1-t)
+// positions: half of what three quarters cost. The positions dropped are
+// the least played, which on a large archive are leaves one game
+// reached.
+func (f *Forest) pruneTarget() int { return f.maxNodes / 2 }
+
 // settle prunes the forest when it holds more positions than its bound.
 func (f *Forest) settle() {
 	if f.maxNodes > 0 && f.Len() > f.maxNodes {
-		f.prune(f.maxNodes * 3 / 4)
+		f.prune(f.pruneTarget())
 	}
 }
 

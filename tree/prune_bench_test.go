@@ -5,8 +5,8 @@ import (
 )
 
 // BenchmarkPrune times one pruning of a forest of random games' trees
-// down to three quarters of its positions, as a forest at its bound
-// prunes again and again: the forest is built anew, untimed, before each.
+// down to half its positions, as a forest at its bound prunes again and
+// again: the forest is built anew, untimed, before each.
 //
 //	go test ./tree/ -run '^$' -bench Prune -cpu 1
 func BenchmarkPrune(b *testing.B) {
@@ -17,7 +17,7 @@ func BenchmarkPrune(b *testing.B) {
 		f := forestOf(b, Options{}, lines)
 		positions = f.Len()
 		b.StartTimer()
-		f.prune(positions * 3 / 4)
+		f.prune(positions / 2)
 	}
 	b.ReportMetric(float64(positions), "positions")
 }

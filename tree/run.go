@@ -246,7 +246,7 @@ func (sh *shards) count(v *walked) (bool, error) {
 	if f.due() && sh.most() > int64(f.maxNodes) {
 		sh.wait()
 		if f.Len() > f.maxNodes {
-			f.prune(f.maxNodes * 3 / 4)
+			f.prune(f.pruneTarget())
 			for k := range sh.in {
 				sh.held[k].Store(sh.holds(k))
 			}

@@ -730,8 +730,8 @@ func TestAppendFixed(t *testing.T) {
 }
 
 // TestPruneOrder holds pruning to its order: the leaves fewest games
-// reached go first, and of those equally played the newest, until three
-// quarters of the bound are left.
+// reached go first, and of those equally played the newest, until half
+// the bound is left.
 func TestPruneOrder(t *testing.T) {
 	game := func(moves string) string {
 		return "[Event \"?\"]\n[Result \"1-0\"]\n\n" + moves + " 1-0\n\n"
@@ -745,31 +745,31 @@ func TestPruneOrder(t *testing.T) {
 	}{
 		{
 			name:     "the least played leaves, then the newest",
-			games:    []string{"1. e4 e5", "1. e4 e5", "1. e4 e5", "1. d4 d5", "1. c4 c5"},
-			maxNodes: 6,
+			games:    []string{"1. e4 e5", "1. e4 e5", "1. e4 e5", "1. d4 d5", "1. c4 c5", "1. b4 b5"},
+			maxNodes: 8,
 			want:     []string{"", "1. e4", "1. e4 e5", "1. d4"},
-			pruned:   3,
+			pruned:   5,
 		},
 		{
 			name:     "the newest of equally played leaves",
-			games:    []string{"1. e4", "1. d4", "1. c4", "1. Nf3", "1. g3"},
-			maxNodes: 5,
+			games:    []string{"1. e4", "1. d4", "1. c4", "1. Nf3", "1. g3", "1. b3"},
+			maxNodes: 6,
 			want:     []string{"", "1. e4", "1. d4"},
-			pruned:   3,
+			pruned:   4,
 		},
 		{
 			name:     "a position left a leaf by a round, in the next",
 			games:    []string{"1. d4 d5", "1. d4 d5", "1. e4 e5"},
 			maxNodes: 4,
-			want:     []string{"", "1. d4", "1. d4 d5"},
-			pruned:   2,
+			want:     []string{"", "1. d4"},
+			pruned:   3,
 		},
 		{
 			name:     "older leaves first, then one a round left",
 			games:    []string{"1. c4", "1. d4 d5", "1. d4 d5", "1. e4 e5"},
 			maxNodes: 5,
-			want:     []string{"", "1. d4", "1. d4 d5"},
-			pruned:   3,
+			want:     []string{"", "1. d4"},
+			pruned:   4,
 		},
 		{
 			name:     "within the bound",

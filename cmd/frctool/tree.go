@@ -68,9 +68,8 @@ gives (write the parts without --min-games, at one --depth).
 
 --min-games leaves out moves fewer games played (keeps pages small).
 --max-nodes bounds the positions held, about `+strconv.Itoa(tree.NodeBytes)+` bytes each: past it the
-least-played positions with no move from them are dropped, down to three
-quarters of the bound, and the summary says how many, since their counts are
-then partial. The default, `+strconv.Itoa(defaultMaxNodes)+`, keeps a run within the `+strconv.Itoa(StreamBudget>>20)+` MB that
+least-played positions with no move from them are dropped, down to half the
+bound, and the summary says how many, since their counts are then partial. The default, `+strconv.Itoa(defaultMaxNodes)+`, keeps a run within the `+strconv.Itoa(StreamBudget>>20)+` MB that
 streaming commands stay within, whatever the input; 0 lifts the bound, and
 memory then grows with the positions, not with the games. --merge prunes the
 merged trees to the bound too, holding one document beside them.`,
