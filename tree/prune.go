@@ -52,7 +52,13 @@ func (f *Forest) prune(target int) {
 			break
 		}
 		need := min(left-target, byGames[limit])
-		f.dropNewest(limit, need)
+		if need == byGames[limit] {
+			// Every leaf of the bucket goes: which are newest does not
+			// matter, and most rounds are such.
+			f.eachStore(func(s *store) { s.dropLeaves(uint8(limit)) })
+		} else {
+			f.dropNewest(limit, need)
+		}
 		// The moves to the nodes dropped are dropped: their nodes may
 		// be leaves in the next round.
 		f.eachStore((*store).dropMoves)
@@ -176,6 +182,18 @@ func (s *store) dropMoves() {
 		if p := from[e]; p >= 0 && sc.remap[c] == drop {
 			sc.moves[p]--
 			from[e] = -1
+		}
+	}
+}
+
+// dropLeaves drops all of the store's leaves of games bucket limit.
+func (s *store) dropLeaves(limit uint8) {
+	sc := &s.scratch
+	remap, moves, games := sc.remap, sc.moves[:len(sc.remap)], sc.games[:len(sc.remap)]
+	for i := range remap {
+		if games[i] == limit && remap[i] == 0 && moves[i] == 0 {
+			remap[i] = drop
+			sc.dropped++
 		}
 	}
 }
