@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // runCase is one call of frctool through run, with its expected results.
@@ -463,6 +464,23 @@ func TestHelpShowsExample(t *testing.T) {
 			}
 			if !strings.Contains(stdout.String(), "Example") || !strings.Contains(stdout.String(), "frctool "+c.Name) {
 				t.Errorf("--help shows no example:\n%s", stdout.String())
+			}
+		})
+	}
+}
+
+// TestHelpDescriptionsAreWrapped holds every command's description, as
+// --help prints it, to lines of at most 80 columns: the help is read in
+// terminals. Examples may be longer.
+func TestHelpDescriptionsAreWrapped(t *testing.T) {
+	const columns = 80
+	for _, c := range commands() {
+		t.Run(c.Name, func(t *testing.T) {
+			text, _, _ := strings.Cut(c.Description, "\n\nExample")
+			for i, line := range strings.Split(text, "\n") {
+				if n := utf8.RuneCountInString(line); n > columns {
+					t.Errorf("line %d has %d columns: %q", i+1, n, line)
+				}
 			}
 		})
 	}

@@ -60,8 +60,9 @@ anything else, and a disagreement is reported as a warning. * and missing
 results count as unfinished. avg_plies uses the PlyCount tag when it is a
 number from 0 to 10000, else counts the main-line moves (comments, variations,
 NAGs and move numbers are not moves). Elo averages are over games with an Elo
-from 1 to 4000 only; other numbers (not "?", "-" or "0") are warned about. DFRC games (different back ranks) are counted in the totals, and,
-with --dfrc, in a second table keyed white_sp:black_sp.
+from 1 to 4000 only; other numbers (not "?", "-" or "0") are warned about. DFRC
+games (different back ranks) are counted in the totals, and, with --dfrc, in a
+second table keyed white_sp:black_sp.
 
 --format defaults to table when standard output is a terminal and to csv
 otherwise (with -o, to the file's extension: .csv, .json, .md, else csv;

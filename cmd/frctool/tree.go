@@ -69,10 +69,11 @@ gives (write the parts without --min-games, at one --depth).
 --min-games leaves out moves fewer games played (keeps pages small).
 --max-nodes bounds the positions held, about `+strconv.Itoa(tree.NodeBytes)+` bytes each: past it the
 least-played positions with no move from them are dropped, down to half the
-bound, and the summary says how many, since their counts are then partial. The default, `+strconv.Itoa(defaultMaxNodes)+`, keeps a run within the `+strconv.Itoa(StreamBudget>>20)+` MB that
-streaming commands stay within, whatever the input; 0 lifts the bound, and
-memory then grows with the positions, not with the games. --merge prunes the
-merged trees to the bound too, holding one document beside them.`,
+bound, and the summary says how many, since their counts are then partial.
+The default, `+strconv.Itoa(defaultMaxNodes)+`, keeps a run within the `+strconv.Itoa(StreamBudget>>20)+` MB that streaming
+commands stay within, whatever the input; 0 lifts the bound, and memory then
+grows with the positions, not with the games. --merge prunes the merged trees
+to the bound too, holding one document beside them.`,
 			"frctool tree --sp 518 --depth 8 --min-games 20 lichess.pgn.zst",
 			"frctool tree --rank BBQNNRKR --moves '1. g3 g6' -o bbqnnrkr.html tcec.pgn",
 			"frctool tree -q --format json -o part1.json part1.pgn.zst\n"+

@@ -23,7 +23,8 @@ stalemate or the result the moves end with, is reported as
    file:line: game N (White - Black), move 23...: illegal move 'O-O': reason
 A null move (--, Z0) passes the turn in a variation, where annotators show
 threats with one, and fails the game in its main line. A game whose start is
-unknown is reported as not checkable, which is not a failure. Exits with status 1 when any game failed, 0 otherwise.`,
+unknown is reported as not checkable, which is not a failure. Exits with status
+1 when any game failed, 0 otherwise.`,
 			"frctool validate tcec.pgn.zst",
 			"frctool validate --variations --quiet games/*.pgn"),
 		Flags: []cli.Flag{
