@@ -48,7 +48,7 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 	defer runtime.KeepAlive(f)
 	// A line's steps go back to the walkers once added: a game's line
 	// then costs no allocation.
-	var steps sync.Pool
+	var steps stepPool
 	// Lines are added on goroutines of their own, one per store or group
 	// of stores, to which the goroutine keeping the input's order hands
 	// each, a light task beside reading; with one job, on that goroutine.
@@ -84,8 +84,8 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			} else {
 				err = f.count(&it.Value)
 			}
-			if s := it.Value.line.Steps; cap(s) > 0 && !handed {
-				steps.Put(&s)
+			if !handed {
+				steps.put(it.Value.line.Steps)
 			}
 			return err
 		},
@@ -179,7 +179,7 @@ type shardLine struct {
 // once.
 const shardBatch = 128
 
-func (f *Forest) startShards(steps *sync.Pool, n int) *shards {
+func (f *Forest) startShards(steps *stepPool, n int) *shards {
 	sh := &shards{f: f, idle: make(chan struct{}), free: make(chan []shardLine, 4*n)}
 	sh.in = make([]chan []shardLine, n)
 	sh.pending = make([][]shardLine, n)
@@ -200,9 +200,7 @@ func (f *Forest) startShards(steps *sync.Pool, n int) *shards {
 					l := &lines[i]
 					l.t.stamp = l.stamp
 					l.t.Add(&l.line)
-					if s := l.line.Steps; cap(s) > 0 {
-						steps.Put(&s)
-					}
+					steps.put(l.line.Steps)
 				}
 				// held before added: what count reads of added
 				// is then in held.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/frctool/frctool/internal/archivegen"
@@ -92,4 +93,34 @@ func firstDiff(got, want string) string {
 		}
 	}
 	return fmt.Sprintf("%d lines, want %d", len(gl), len(wl))
+}
+
+// TestRunAllocatesNothingPerGame holds adding a game to no allocation
+// once its positions are in the tree: Run over the same games repeated
+// four times as often allocates about as much (the readers' batches
+// aside), whether one goroutine adds the lines or the stores' own do.
+func TestRunAllocatesNothingPerGame(t *testing.T) {
+	game := "[Event \"?\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n[Result \"1-0\"]\n\n" +
+		"1. e4 e5 2. Nf3 Nf6 3. Nc3 Nc6 4. g3 g6 5. d4 d5 6. b3 b6 7. a4 a5 1-0\n\n"
+	allocs := func(games, jobs int) float64 {
+		data := []byte(strings.Repeat(game, games))
+		return testing.AllocsPerRun(1, func() {
+			f, err := NewForest(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{Jobs: jobs}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	const few, many = 16000, 64000
+	for _, jobs := range []int{1, 2} {
+		t.Run(fmt.Sprintf("jobs=%d", jobs), func(t *testing.T) {
+			a, b := allocs(few, jobs), allocs(many, jobs)
+			if perGame := (b - a) / (many - few); perGame > 0.02 {
+				t.Errorf("%.0f allocations for %d games, %.0f for %d: %.3f a game more, want none", a, few, b, many, perGame)
+			}
+		})
+	}
 }

@@ -39,7 +39,7 @@ type Walker struct {
 	scan  pgn.MovetextScanner
 	// steps, if set, gives the slices for lines' Steps, which Run takes
 	// back once a line is added: a game's line then costs no allocation.
-	steps *sync.Pool
+	steps *stepPool
 	// starts are the start positions met, by their FEN tag, and
 	// standard the one of games without: each read once, since most
 	// archives have a few hundred, and reading one costs more than the
@@ -63,11 +63,46 @@ const maxStarts = 4096
 // newSteps returns an empty slice for a line's Steps.
 func (w *Walker) newSteps() []Step {
 	if w.steps != nil {
-		if s, ok := w.steps.Get().(*[]Step); ok {
-			return (*s)[:0]
+		if s := w.steps.get(); s != nil {
+			return s
 		}
 	}
 	return make([]Step, 0, w.depth+1)
+}
+
+// stepPool keeps the memory of lines' Steps from one game to the next:
+// the walkers take from it, and whoever adds a line gives its Steps back.
+// A sync.Pool would copy each slice given to it to the heap, an
+// allocation per game, and the collector empties it; a stepPool holds
+// the slices as they are, as many as there have been lines in flight
+// at once.
+type stepPool struct {
+	mu   sync.Mutex
+	free [][]Step
+}
+
+// get returns an empty slice given back before, or nil.
+func (p *stepPool) get() []Step {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.free)
+	if n == 0 {
+		return nil
+	}
+	s := p.free[n-1]
+	p.free[n-1] = nil
+	p.free = p.free[:n-1]
+	return s[:0]
+}
+
+// put gives back s, which must not be used after.
+func (p *stepPool) put(s []Step) {
+	if cap(s) == 0 {
+		return
+	}
+	p.mu.Lock()
+	p.free = append(p.free, s)
+	p.mu.Unlock()
 }
 
 // NewWalker returns a Walker for the forest's trees.
