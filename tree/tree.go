@@ -411,6 +411,9 @@ type Line struct {
 	// start is the game's start when it is a Chess960 array set up
 	// otherwise than position.Start sets it up.
 	start *fen.Position
+	// root holds Steps while they are the root alone (see
+	// Walker.startSteps).
+	root [1]Step
 }
 
 // Add adds the game of line l, whose Steps begin with the tree's root. A

@@ -60,6 +60,30 @@ type start struct {
 // endgames) has a start per game.
 const maxStarts = 4096
 
+// startSteps starts the Steps of l with its root. In Run, whose lines
+// stay where the walker made them until added, the root goes into the
+// line itself: a game with no move from the root (all of a header-only
+// archive) then takes nothing from the pool, which would cost two of its
+// locks a game. A line for Walk's callers always gets Steps of its own,
+// since they may copy lines.
+func (w *Walker) startSteps(l *Line, root Step) {
+	if w.steps != nil {
+		l.root[0] = root
+		l.Steps = l.root[:1:1]
+		return
+	}
+	l.Steps = append(w.newSteps(), root)
+}
+
+// addStep appends s to the Steps of l, moving them from the line to a
+// slice of the pool at their second.
+func (w *Walker) addStep(l *Line, s Step) {
+	if cap(l.Steps) == 1 {
+		l.Steps = append(w.newSteps(), l.Steps[0])
+	}
+	l.Steps = append(l.Steps, s)
+}
+
 // newSteps returns an empty slice for a line's Steps.
 func (w *Walker) newSteps() []Step {
 	if w.steps != nil {
@@ -95,9 +119,10 @@ func (p *stepPool) get() []Step {
 	return s[:0]
 }
 
-// put gives back s, which must not be used after.
+// put gives back s, which must not be used after. A line's own root
+// (see startSteps) is not the pool's, and stays.
 func (p *stepPool) put(s []Step) {
-	if cap(s) == 0 {
+	if cap(s) < 2 {
 		return
 	}
 	p.mu.Lock()
@@ -191,7 +216,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	}
 	recording := k == root
 	if recording {
-		l.Steps = append(w.newSteps(), Step{Key: k, hash: st.hash})
+		w.startSteps(l, Step{Key: k, hash: st.hash})
 	}
 	w.scan.Reset(g.Movetext(), g.MovetextLine())
 	for ply := 0; w.scan.Next(); {
@@ -222,10 +247,10 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 		switch {
 		case recording:
 			l.Steps[len(l.Steps)-1].Move = m
-			l.Steps = append(l.Steps, Step{Key: k, hash: k.Hash()})
+			w.addStep(l, Step{Key: k, hash: k.Hash()})
 		case k == root:
 			recording = true
-			l.Steps = append(w.newSteps(), Step{Key: k, hash: k.Hash()})
+			w.startSteps(l, Step{Key: k, hash: k.Hash()})
 		}
 	}
 	if !recording {
