@@ -213,6 +213,16 @@ func (b *Board) Copy() *Board {
 	return &c
 }
 
+// SetBoard sets b to the position of o, without o's moves: b has none
+// to Pop. b keeps its own memory for the moves to come, so that setting
+// a board up again and again from one start allocates nothing, and costs
+// a copy instead of the checks SetPosition makes.
+func (b *Board) SetBoard(o *Board) {
+	h := b.history[:0]
+	*b = *o
+	b.history = h
+}
+
 // Turn returns the side to move.
 func (b *Board) Turn() Color { return b.turn }
 

@@ -176,3 +176,64 @@ func TestPlyAndHistory(t *testing.T) {
 		t.Errorf("CastlingSquares() = %v, %v, want g1, f1", k, r)
 	}
 }
+
+// TestSetBoard sets boards that have played moves of their own to the
+// position of another, which must come over whole (pieces, side to move,
+// castling rooks, en passant square, counters, Chess960 castling) with no
+// move to Pop, leave the other untouched when the board plays on, and
+// cost no allocation once the board has memory for its moves.
+func TestSetBoard(t *testing.T) {
+	tests := []struct {
+		name, from string
+		chess960   bool
+		moves      []string // played on the source after it is set up
+	}{
+		{"a Chess960 start", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", true, nil},
+		{"standard chess after moves", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, []string{"e4", "d5", "e5", "f5"}},
+		{"an en passant capture to make", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30", false, nil},
+		{"Black to move, rights of one rook", "1r2k3/8/8/8/8/8/8/R3K2R b Kb - 3 12", true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := ParseFEN(tt.from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.SetChess960(tt.chess960)
+			for _, san := range tt.moves {
+				if _, err := o.Play(san); err != nil {
+					t.Fatalf("%s: %v", san, err)
+				}
+			}
+			want := o.FEN(fen.Shredder)
+			b := New()
+			for _, san := range []string{"Nf3", "Nf6", "g3"} {
+				if _, err := b.Play(san); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b.SetBoard(o)
+			if got := b.FEN(fen.Shredder); got != want {
+				t.Errorf("FEN %s, want %s", got, want)
+			}
+			if b.MovesPlayed() != 0 || b.Key() != o.Key() || b.Chess960() != o.Chess960() || b.Ply() != o.Ply() {
+				t.Errorf("moves %d, key equal %v, Chess960 %v, ply %d; want 0, true, %v, %d", b.MovesPlayed(), b.Key() == o.Key(), b.Chess960(), b.Ply(), o.Chess960(), o.Ply())
+			}
+			// Playing on b leaves o as it was.
+			moves := b.LegalMoves()
+			if len(moves) == 0 {
+				t.Fatal("no legal move")
+			}
+			b.Push(moves[0])
+			if got := o.FEN(fen.Shredder); got != want || o.MovesPlayed() != len(tt.moves) {
+				t.Errorf("the source is %s with %d moves after the copy played, want %s with %d", got, o.MovesPlayed(), want, len(tt.moves))
+			}
+			if n := testing.AllocsPerRun(100, func() {
+				b.SetBoard(o)
+				b.Push(moves[0])
+			}); n != 0 {
+				t.Errorf("%.0f allocations setting up and playing a move", n)
+			}
+		})
+	}
+}

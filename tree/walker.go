@@ -54,6 +54,8 @@ type start struct {
 	key  position.Key
 	hash uint64
 	sp   int // spOf(key)
+	// board is pos set up, which a game's board is set to by a copy.
+	board position.Board
 }
 
 // maxStarts bounds Walker.starts: an archive of set-up positions (puzzles,
@@ -182,6 +184,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 			}
 			return OtherStart, sp, false, []*pgn.ParseError{replay.Problem(g, line, replay.GameError{Err: fmt.Errorf("%w: %w", startpos.ErrFEN, err)})}
 		}
+		st.board.SetBoard(&w.board)
 		st.key = w.board.Key()
 		st.hash, st.sp = st.key.Hash(), spOf(st.key)
 		switch {
@@ -227,7 +230,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 			break
 		}
 		if !ready {
-			b.SetPosition(st.pos) // set up once without error already
+			b.SetBoard(&st.board)
 			b.SetChess960(!(c.Start.Kind == startpos.Chess960 && sp == numbering.StandardSP))
 			ready = true
 		}
