@@ -190,6 +190,8 @@ func (f *Forest) startShards(steps *stepPool, n int) *shards {
 		sh.pending[k] = make([]shardLine, 0, shardBatch)
 		sh.held[k].Store(sh.holds(k))
 		sh.wg.Go(func() {
+			// The lines' steps go back to the pool a batch at a time.
+			back := make([][]Step, 0, shardBatch)
 			for lines := range sh.in[k] {
 				if lines == nil {
 					// A wait: the store is up to date.
@@ -200,8 +202,11 @@ func (f *Forest) startShards(steps *stepPool, n int) *shards {
 					l := &lines[i]
 					l.t.stamp = l.stamp
 					l.t.Add(&l.line)
-					steps.put(l.line.Steps)
+					back = append(back, l.line.Steps)
 				}
+				steps.put(back...)
+				clear(back)
+				back = back[:0]
 				// held before added: what count reads of added
 				// is then in held.
 				sh.held[k].Store(sh.holds(k))

@@ -39,7 +39,10 @@ type Walker struct {
 	scan  pgn.MovetextScanner
 	// steps, if set, gives the slices for lines' Steps, which Run takes
 	// back once a line is added: a game's line then costs no allocation.
+	// ready are slices taken from it a few at a time, for the pool's
+	// lock to be taken once for them all.
 	steps *stepPool
+	ready [][]Step
 	// starts are the start positions met, by their FEN tag, and
 	// standard the one of games without: each read once, since most
 	// archives have a few hundred, and reading one costs more than the
@@ -89,47 +92,56 @@ func (w *Walker) addStep(l *Line, s Step) {
 // newSteps returns an empty slice for a line's Steps.
 func (w *Walker) newSteps() []Step {
 	if w.steps != nil {
-		if s := w.steps.get(); s != nil {
-			return s
+		if len(w.ready) == 0 {
+			w.ready = w.steps.take(w.ready, stepBatch)
+		}
+		if n := len(w.ready); n > 0 {
+			s := w.ready[n-1]
+			w.ready[n-1] = nil
+			w.ready = w.ready[:n-1]
+			return s[:0]
 		}
 	}
 	return make([]Step, 0, w.depth+1)
 }
+
+// stepBatch is how many slices a walker takes from the pool at once, and
+// how many at most it holds beside the lines in flight.
+const stepBatch = 32
 
 // stepPool keeps the memory of lines' Steps from one game to the next:
 // the walkers take from it, and whoever adds a line gives its Steps back.
 // A sync.Pool would copy each slice given to it to the heap, an
 // allocation per game, and the collector empties it; a stepPool holds
 // the slices as they are, as many as there have been lines in flight
-// at once.
+// at once and stepBatch more per walker. Slices come and go a batch at
+// a time, so that its lock is not taken twice a game.
 type stepPool struct {
 	mu   sync.Mutex
 	free [][]Step
 }
 
-// get returns an empty slice given back before, or nil.
-func (p *stepPool) get() []Step {
+// take appends up to n slices given back before to dst.
+func (p *stepPool) take(dst [][]Step, n int) [][]Step {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	n := len(p.free)
-	if n == 0 {
-		return nil
-	}
-	s := p.free[n-1]
-	p.free[n-1] = nil
-	p.free = p.free[:n-1]
-	return s[:0]
+	k := max(len(p.free)-n, 0)
+	dst = append(dst, p.free[k:]...)
+	clear(p.free[k:])
+	p.free = p.free[:k]
+	return dst
 }
 
-// put gives back s, which must not be used after. A line's own root
-// (see startSteps) is not the pool's, and stays.
-func (p *stepPool) put(s []Step) {
-	if cap(s) < 2 {
-		return
-	}
+// put gives back the slices of ss, which must not be used after. A
+// line's own root (see startSteps) is not the pool's, and stays.
+func (p *stepPool) put(ss ...[]Step) {
 	p.mu.Lock()
-	p.free = append(p.free, s)
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	for _, s := range ss {
+		if cap(s) >= 2 {
+			p.free = append(p.free, s)
+		}
+	}
 }
 
 // NewWalker returns a Walker for the forest's trees.
