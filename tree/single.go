@@ -162,13 +162,23 @@ func (s *store) gamesOf(e int32) uint32 {
 // add adds c to the counts of move e, packed in its link while one game
 // has played it, in an edge from the second on.
 func (s *store) add(e int32, c *Counts) {
+	var packed uint64
+	packs := false
+	if s.links.at(e).data() == 0 {
+		packed, packs = packSingle(c)
+	}
+	s.addPacked(e, c, packed, packs)
+}
+
+// addPacked is add with packSingle(c) worked out already (or not
+// needed, packs false): a line adds the same counts to every move its
+// side to move makes.
+func (s *store) addPacked(e int32, c *Counts, packed uint64, packs bool) {
 	l := s.links.at(e)
 	d := l.data()
-	if d == 0 {
-		if packed, ok := packSingle(c); ok {
-			l.setData(packed)
-			return
-		}
+	if d == 0 && packs {
+		l.setData(packed)
+		return
 	}
 	if d&inEdge == 0 {
 		var i int32

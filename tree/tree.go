@@ -430,6 +430,10 @@ func (t *Tree) Add(l *Line) {
 	t.seenNodes, t.seenMoves = t.seenNodes[:0], t.seenMoves[:0]
 	t.index.touch(steps)
 	s := t.s
+	// What the game adds to a move depends only on who makes it.
+	var counts [2]Counts
+	var packed [2]uint64
+	var counted, packs [2]bool
 	prev := int32(-1)
 	for i := range steps {
 		st := &steps[i]
@@ -457,8 +461,12 @@ func (t *Tree) Add(l *Line) {
 				if e < 0 {
 					e = s.addEdge(prev, m, at)
 				}
-				c := gameCounts(l, steps[i-1].Key.Turn())
-				s.add(e, &c)
+				mover := steps[i-1].Key.Turn()
+				if !counted[mover] {
+					counts[mover], counted[mover] = gameCounts(l, mover), true
+					packed[mover], packs[mover] = packSingle(&counts[mover])
+				}
+				s.addPacked(e, &counts[mover], packed[mover], packs[mover])
 			}
 		}
 		prev = at
