@@ -76,24 +76,33 @@ type figures struct {
 }
 
 func figuresOf(c *Counts) figures {
-	nan := math.NaN()
 	f := figures{nan, nan, nan, nan, nan, nan, nan}
 	if n := c.Finished(); n > 0 {
 		f.score = (float64(c.WhiteWins) + float64(c.Draws)/2) / float64(n)
 		f.drawRate = float64(c.Draws) / float64(n)
 		f.low, f.high = stats.Wilson(f.score, n, stats.Z95)
 	}
-	if c.EloGames > 0 {
-		f.elo = float64(c.EloSum) / float64(c.EloGames)
-	}
-	if c.OppGames > 0 {
-		f.perf = (float64(c.OppEloSum) + 400*float64(c.OppNet)) / float64(c.OppGames)
-	}
-	if c.YearGames > 0 {
-		f.year = float64(c.YearSum) / float64(c.YearGames)
-	}
+	f.elo, f.perf, f.year = ratingFigures(c)
 	return f
 }
+
+// ratingFigures returns the figures of players and dates: avg_elo,
+// performance and avg_year.
+func ratingFigures(c *Counts) (elo, perf, year float64) {
+	elo, perf, year = nan, nan, nan
+	if c.EloGames > 0 {
+		elo = float64(c.EloSum) / float64(c.EloGames)
+	}
+	if c.OppGames > 0 {
+		perf = (float64(c.OppEloSum) + 400*float64(c.OppNet)) / float64(c.OppGames)
+	}
+	if c.YearGames > 0 {
+		year = float64(c.YearSum) / float64(c.YearGames)
+	}
+	return elo, perf, year
+}
+
+var nan = math.NaN()
 
 // formatDate writes a YYYYMMDD date as PGN does, "" for 0.
 func formatDate(d int32) string { return string(appendDate(nil, d)) }

@@ -311,10 +311,36 @@ func plainLine(moves string) bool {
 // never need quotes.
 func appendCSVRow(dst, head, fen []byte, m *moveView) []byte {
 	c := &m.c
-	fig := figuresOf(c)
 	dst = append(dst, head...)
 	dst = append(dst, m.san...)
 	dst = append(dst, ',')
+	var fig figures
+	if k := oneGame(c); k >= 0 {
+		// Most moves of a large tree are one finished game's: their
+		// counts and the figures from them are one of three.
+		dst = append(dst, oneGameCells[k]...)
+		fig.elo, fig.perf, fig.year = ratingFigures(c)
+	} else {
+		fig = figuresOf(c)
+		dst = appendCountCells(dst, c, &fig)
+	}
+	dst = appendFixed(dst, fig.elo, 0)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.perf, 0)
+	dst = append(dst, ',')
+	dst = appendFixed(dst, fig.year, 1)
+	dst = append(dst, ',')
+	dst = appendDate(dst, c.Last)
+	dst = append(dst, ',')
+	dst = append(dst, m.uci...)
+	dst = append(dst, ',')
+	dst = append(dst, fen...)
+	return append(dst, '\n')
+}
+
+// appendCountCells appends the cells from games to draw_rate, each
+// followed by its comma.
+func appendCountCells(dst []byte, c *Counts, fig *figures) []byte {
 	dst = appendCount(dst, c.Games)
 	dst = append(dst, ',')
 	dst = appendCount(dst, c.WhiteWins)
@@ -330,20 +356,36 @@ func appendCSVRow(dst, head, fen []byte, m *moveView) []byte {
 	dst = appendFixed(dst, fig.high, 4)
 	dst = append(dst, ',')
 	dst = appendFixed(dst, fig.drawRate, 4)
-	dst = append(dst, ',')
-	dst = appendFixed(dst, fig.elo, 0)
-	dst = append(dst, ',')
-	dst = appendFixed(dst, fig.perf, 0)
-	dst = append(dst, ',')
-	dst = appendFixed(dst, fig.year, 1)
-	dst = append(dst, ',')
-	dst = appendDate(dst, c.Last)
-	dst = append(dst, ',')
-	dst = append(dst, m.uci...)
-	dst = append(dst, ',')
-	dst = append(dst, fen...)
-	return append(dst, '\n')
+	return append(dst, ',')
 }
+
+// oneGame returns 0, 1 or 2 for the counts of one game White won, drew
+// or Black won, and -1 for any other counts.
+func oneGame(c *Counts) int {
+	if c.Games != 1 {
+		return -1
+	}
+	switch {
+	case c.WhiteWins == 1 && c.Draws == 0 && c.BlackWins == 0:
+		return 0
+	case c.WhiteWins == 0 && c.Draws == 1 && c.BlackWins == 0:
+		return 1
+	case c.WhiteWins == 0 && c.Draws == 0 && c.BlackWins == 1:
+		return 2
+	}
+	return -1
+}
+
+// oneGameCells are the cells appendCountCells writes for one game won by
+// White, drawn and won by Black, written by it once.
+var oneGameCells = func() (cells [3][]byte) {
+	for k, r := range []Results{{Games: 1, WhiteWins: 1}, {Games: 1, Draws: 1}, {Games: 1, BlackWins: 1}} {
+		c := Counts{Results: r}
+		fig := figuresOf(&c)
+		cells[k] = appendCountCells(nil, &c, &fig)
+	}
+	return cells
+}()
 
 // tableColumns are the columns WriteTable shows: those of Columns but the
 // UCI move and the FEN, which make rows too wide to read.

@@ -248,3 +248,43 @@ func TestTableCellsAreCSVCells(t *testing.T) {
 		t.Errorf("no figure was missing in %d rows: the test does not see empty cells", len(rows)-1)
 	}
 }
+
+// TestOneGameCells holds the CSV cells written for a move one finished
+// game played, taken ready-made, to those worked out: whatever the game's
+// ratings, year and date, they follow from its result alone; other
+// counts are worked out.
+func TestOneGameCells(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Counts
+		want int // oneGameCells' index, -1 for none
+	}{
+		{"White won, rated, dated", Counts{Results: Results{Games: 1, WhiteWins: 1}, EloGames: 1, EloSum: 2412, OppGames: 1, OppEloSum: 2380, OppNet: 1, YearGames: 1, YearSum: 2024, Last: 20240517}, 0},
+		{"a draw, unrated", Counts{Results: Results{Games: 1, Draws: 1}}, 1},
+		{"Black won, an unrated opponent", Counts{Results: Results{Games: 1, BlackWins: 1}, EloGames: 1, EloSum: 1500, YearGames: 1, YearSum: 1999}, 2},
+		{"unfinished", Counts{Results: Results{Games: 1}, EloGames: 1, EloSum: 2000}, -1},
+		{"two games", Counts{Results: Results{Games: 2, WhiteWins: 1, Draws: 1}}, -1},
+		{"two games one won", Counts{Results: Results{Games: 2, WhiteWins: 1}}, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k := oneGame(&tt.c)
+			if k != tt.want {
+				t.Fatalf("oneGame = %d, want %d", k, tt.want)
+			}
+			fig := figuresOf(&tt.c)
+			worked := string(appendCountCells(nil, &tt.c, &fig))
+			if k >= 0 && string(oneGameCells[k]) != worked {
+				t.Errorf("cells %q, worked out %q", oneGameCells[k], worked)
+			}
+			// The whole row, beside one written from figuresOf alone.
+			m := moveView{san: []byte("Nf3"), uci: []byte("g1f3"), c: tt.c}
+			row := string(appendCSVRow(nil, []byte("518,0,,"), []byte("FEN"), &m))
+			want := "518,0,,Nf3," + worked + string(appendFixed(nil, fig.elo, 0)) + "," + string(appendFixed(nil, fig.perf, 0)) + "," +
+				string(appendFixed(nil, fig.year, 1)) + "," + formatDate(tt.c.Last) + ",g1f3,FEN\n"
+			if row != want {
+				t.Errorf("row\n %q\nwant\n %q", row, want)
+			}
+		})
+	}
+}
