@@ -34,11 +34,12 @@ func (f *Forest) prune(target int) {
 	// byGames counts the leaves by their games, the last entry those
 	// with more: a sort of millions of leaves would cost more than the
 	// rest of pruning.
+	// Counted once, they are kept up to date by the rounds' passes.
+	f.eachStore((*store).countLeaves)
 	var byGames [256]int
 	pruned := 0
 	for left > target {
 		clear(byGames[:])
-		f.eachStore((*store).countLeaves)
 		for _, st := range f.stores {
 			for g, n := range st.scratch.byGames {
 				byGames[g] += n
@@ -59,11 +60,14 @@ func (f *Forest) prune(target int) {
 		} else {
 			f.dropNewest(limit, need)
 		}
-		// The moves to the nodes dropped are dropped: their nodes may
-		// be leaves in the next round.
-		f.eachStore((*store).dropMoves)
 		left -= need
 		pruned += need
+		if left > target {
+			// The moves to the nodes dropped are dropped: their nodes
+			// may be leaves in the next round. After the last, remove
+			// needs only which nodes go.
+			f.eachStore((*store).dropMoves)
+		}
 	}
 	if pruned == 0 {
 		return
@@ -174,7 +178,9 @@ func (s *store) countLeaves() {
 }
 
 // dropMoves drops the moves to the nodes dropped, and counts them off
-// their nodes' moves.
+// their nodes' moves; a node left with none is a leaf, counted in
+// scratch.byGames. (The nodes a move is dropped from are never dropped
+// themselves: they had moves.)
 func (s *store) dropMoves() {
 	sc := &s.scratch
 	from := sc.edgeMap
@@ -182,6 +188,9 @@ func (s *store) dropMoves() {
 		if p := from[e]; p >= 0 && sc.remap[c] == drop {
 			sc.moves[p]--
 			from[e] = -1
+			if sc.moves[p] == 0 && sc.remap[p] == 0 {
+				sc.byGames[sc.games[p]]++
+			}
 		}
 	}
 }
@@ -196,6 +205,7 @@ func (s *store) dropLeaves(limit uint8) {
 			sc.dropped++
 		}
 	}
+	sc.byGames[limit] = 0
 }
 
 // dropNewest drops the need newest leaves of games bucket limit, of all
@@ -213,6 +223,7 @@ func (f *Forest) dropNewest(limit, need int) {
 			s.scratch.remap[i] = drop
 		}
 		s.scratch.dropped += len(s.scratch.cands)
+		s.scratch.byGames[limit] -= len(s.scratch.cands)
 		return
 	}
 	next := make([]int, len(f.stores)) // each store's next candidate
@@ -231,6 +242,7 @@ func (f *Forest) dropNewest(limit, need int) {
 		sc := &f.stores[best].scratch
 		sc.remap[sc.cands[next[best]]] = drop
 		sc.dropped++
+		sc.byGames[limit]--
 		next[best]++
 	}
 }
