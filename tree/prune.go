@@ -138,18 +138,16 @@ func (s *store) startPruning() {
 		}
 	}
 	m := s.links.len()
-	from := roomy(sc.edgeMap, m)
+	sc.from = roomy(sc.from, m)
 	sc.child = roomy(sc.child, m)
-	sc.next = roomy(sc.next, m)
 	e := 0
 	for _, ch := range s.links.chunks {
 		for j := range ch {
-			from[e], sc.child[e], sc.next[e] = ch[j].from, ch[j].child, ch[j].next
+			sc.from[e], sc.child[e] = ch[j].from, ch[j].child
 			sc.moves[ch[j].from]++
 			e++
 		}
 	}
-	sc.edgeMap = from
 }
 
 // roomy returns s with length n, grown with a quarter to spare when it
@@ -183,7 +181,7 @@ func (s *store) countLeaves() {
 // themselves: they had moves.)
 func (s *store) dropMoves() {
 	sc := &s.scratch
-	from := sc.edgeMap
+	from := sc.from
 	for e, c := range sc.child {
 		if p := from[e]; p >= 0 && sc.remap[c] == drop {
 			sc.moves[p]--
@@ -267,14 +265,15 @@ func (s *store) newestLeaves(limit uint8, need int) {
 // the next: a forest at its bound prunes again and again, and new memory
 // costs more to touch than the work done in it.
 type pruneScratch struct {
-	remap, edgeMap, child []int32
-	moves                 []uint8  // each node's moves left: at most 218, the most any position has
-	next                  []int32  // each move's next
-	cands                 []int32  // see newestLeaves
-	borns                 []uint32 // see newestLeaves
-	games                 []uint8  // each node's games, 255 for more
-	byGames               [256]int
-	dropped               int // nodes dropped
+	// remap is each node's new index, or drop; from and child are each
+	// move's ends as startPruning found them, from -1 once dropped.
+	remap, from, child []int32
+	moves              []uint8  // each node's moves left: at most 218, the most any position has
+	cands              []int32  // see newestLeaves
+	borns              []uint32 // see newestLeaves
+	games              []uint8  // each node's games, 255 for more
+	byGames            [256]int
+	dropped            int // nodes dropped
 }
 
 // remove drops the nodes whose sc.remap is -1, which must have no moves
@@ -296,36 +295,14 @@ func (s *store) remove(sc *pruneScratch) {
 		}
 		kept++
 	}
-	// A move is dropped with the position it leads to. The moves' ends
-	// and next moves are read from the arrays startPruning filled, as
-	// they were before anything moved.
-	edgeMap := sc.edgeMap[:len(sc.child)]
+	// A move is dropped with the position it leads to; the moves kept
+	// are moved down, which writes over moves before them only, read
+	// already. The moves' ends are read from the array startPruning
+	// filled, as they were before anything moved.
 	ekept := int32(0)
 	for e, c := range sc.child {
-		if remap[c] < 0 {
-			edgeMap[e] = -1
-			continue
-		}
-		edgeMap[e] = ekept
-		ekept++
-	}
-	// A link to a move dropped is to the next move kept, found through
-	// the dropped ones.
-	next := sc.next[:len(edgeMap)]
-	kept1 := func(e int32) int32 {
-		for e >= 0 && edgeMap[e] < 0 {
-			e = next[e]
-		}
-		if e < 0 {
-			return -1
-		}
-		return edgeMap[e]
-	}
-	// Moving a move down writes over moves before it only, which have
-	// been read.
-	for e, to := range edgeMap {
 		l := s.links.at(int32(e))
-		if to < 0 {
+		if remap[c] < 0 {
 			// The edge of a move dropped goes to a move to come.
 			if d := l.data(); d&inEdge != 0 {
 				s.freeCounts = append(s.freeCounts, int32(uint32(d)))
@@ -333,22 +310,29 @@ func (s *store) remove(sc *pruneScratch) {
 			continue
 		}
 		moved := *l
-		moved.next = kept1(next[e])
 		moved.child = remap[moved.child]
 		moved.from = remap[moved.from]
-		*s.links.at(to) = moved
+		*s.links.at(ekept) = moved
+		ekept++
 	}
 	s.nodes.truncate(kept)
 	s.keys.truncate(kept)
 	s.links.truncate(ekept)
-	// The nodes and moves have new indices: the wide nodes are found
-	// again as they are looked through.
+	// The nodes and moves have new indices: each node's list of moves
+	// is made again, newest first (their order is only where a lookup
+	// starts), and the wide nodes are found again as they are looked
+	// through.
 	s.wide.reset()
 	for _, ch := range s.nodes.chunks {
 		for j := range ch {
 			n := &ch[j]
-			n.first = kept1(n.first)
+			n.first = -1
 			n.mark = 0
 		}
+	}
+	for e := range ekept {
+		l := s.links.at(e)
+		n := s.nodes.at(l.from)
+		l.next, n.first = n.first, e
 	}
 }
