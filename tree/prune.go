@@ -289,10 +289,14 @@ func (s *store) remove(sc *pruneScratch) {
 			continue
 		}
 		remap[i] = kept
+		n := s.nodes.at(kept)
 		if kept != int32(i) {
-			*s.nodes.at(kept) = *s.nodes.at(int32(i))
+			*n = *s.nodes.at(int32(i))
 			*s.keys.at(kept) = *s.keys.at(int32(i))
 		}
+		// Its moves are linked again below, and the wide nodes are
+		// found again as they are looked through.
+		n.first, n.mark = -1, 0
 		kept++
 	}
 	// A move is dropped with the position it leads to; the moves kept
@@ -320,16 +324,8 @@ func (s *store) remove(sc *pruneScratch) {
 	s.links.truncate(ekept)
 	// The nodes and moves have new indices: each node's list of moves
 	// is made again, newest first (their order is only where a lookup
-	// starts), and the wide nodes are found again as they are looked
-	// through.
+	// starts).
 	s.wide.reset()
-	for _, ch := range s.nodes.chunks {
-		for j := range ch {
-			n := &ch[j]
-			n.first = -1
-			n.mark = 0
-		}
-	}
 	for e := range ekept {
 		l := s.links.at(e)
 		n := s.nodes.at(l.from)
