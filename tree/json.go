@@ -244,8 +244,8 @@ func appendNode(dst []byte, v *view, plain bool) []byte {
 
 // appendTree appends a tree as a JSON object, its positions in the order
 // of its walk.
-func appendTree(dst []byte, t *Tree, opts WalkOptions, pc *pieces) ([]byte, error) {
-	p := t.plan(opts)
+func appendTree(dst []byte, t *Tree, m *walkMemory, opts WalkOptions, pc *pieces) ([]byte, error) {
+	p := t.planIn(m, opts)
 	dst = append(appendKey(append(dst, '{'), "sp", true), "null"...)
 	if t.root.SP >= 0 {
 		dst = strconv.AppendInt(dst[:len(dst)-len("null")], int64(t.root.SP), 10)
@@ -258,7 +258,7 @@ func appendTree(dst []byte, t *Tree, opts WalkOptions, pc *pieces) ([]byte, erro
 	dst = appendIntField(dst, "positions", int64(len(p.order)))
 	dst = append(appendKey(dst, "nodes", false), '[')
 	plain := plainLine(t.root.Moves)
-	err := t.walk(p, func(v *view) error {
+	err := t.walkIn(m, p, func(v *view) error {
 		if v.index > 0 {
 			dst = append(dst, ',')
 		}
@@ -301,11 +301,11 @@ func (f *Forest) WriteJSON(w io.Writer, opts WalkOptions) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.Write(b[:len(b)-1])
 	bw.WriteString(`,"trees":[`)
-	err = f.render(bw, w, func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
+	err = f.render(bw, w, func(i int, t *Tree, m *walkMemory, dst []byte, p *pieces) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		return appendTree(dst, t, opts, p)
+		return appendTree(dst, t, m, opts, p)
 	})
 	if err == nil {
 		bw.WriteString("]}\n")

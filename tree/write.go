@@ -158,7 +158,7 @@ func (p *pieces) buffer() []byte {
 // than reading the games did; at most two trees per core are under way,
 // each with a few pieces waiting to be written, so memory stays bounded
 // however large the trees.
-func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, dst []byte, p *pieces) ([]byte, error)) error {
+func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, m *walkMemory, dst []byte, p *pieces) ([]byte, error)) error {
 	trees := f.Trees()
 	workers := min(runtime.GOMAXPROCS(0), max(len(trees), 1))
 	type result struct {
@@ -193,9 +193,10 @@ func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, d
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var m walkMemory
 			for i := range todo {
 				r := &results[i]
-				buf, err := fn(i, trees[i], r.buffer(), &r.pieces)
+				buf, err := fn(i, trees[i], &m, r.buffer(), &r.pieces)
 				if r.err = err; err == nil && len(buf) > 0 {
 					r.err = r.send(buf)
 				}
@@ -250,7 +251,7 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 	defer runtime.KeepAlive(f)
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.WriteString(strings.Join(Columns, ",") + "\n")
-	err := f.render(bw, w, func(_ int, t *Tree, dst []byte, p *pieces) ([]byte, error) {
+	err := f.render(bw, w, func(_ int, t *Tree, m *walkMemory, dst []byte, p *pieces) ([]byte, error) {
 		// The cells a position's rows share are written once, into head.
 		var head []byte
 		if t.root.SP >= 0 {
@@ -259,7 +260,7 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 		head = append(head, ',')
 		sp := len(head)
 		plain := plainLine(t.root.Moves)
-		err := t.walk(t.plan(opts), func(v *view) error {
+		err := t.walkIn(m, t.planIn(m, opts), func(v *view) error {
 			head = appendCount(head[:sp], int64(v.ply))
 			head = append(head, ',')
 			if plain {
@@ -404,12 +405,13 @@ func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
 	for i, h := range Columns[:tableColumns] {
 		rows.width[i] = len(h)
 	}
+	var m walkMemory
 	for _, t := range f.Trees() {
 		var sp []byte
 		if t.root.SP >= 0 {
 			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
 		}
-		t.walk(t.plan(opts), func(v *view) error {
+		t.walkIn(&m, t.planIn(&m, opts), func(v *view) error {
 			for k := range v.moves {
 				m := &v.moves[k]
 				c := &m.c
