@@ -17,7 +17,7 @@ import (
 //
 // The rounds are played on the counts of moves left to each node, and
 // the nodes and moves dropped by all of them are removed at once: the
-// leaves of random games are one a game, so a pruning takes two or three
+// leaves of random games are one a game, so a pruning takes a few
 // rounds, and removing is most of its work. Each store removes its own,
 // at the same time as the others.
 func (f *Forest) prune(target int) {
@@ -33,8 +33,8 @@ func (f *Forest) prune(target int) {
 	}
 	// byGames counts the leaves by their games, the last entry those
 	// with more: a sort of millions of leaves would cost more than the
-	// rest of pruning.
-	// Counted once, they are kept up to date by the rounds' passes.
+	// rest of pruning. The leaves are counted once; the rounds' passes
+	// keep the counts up to date.
 	f.eachStore((*store).countLeaves)
 	var byGames [256]int
 	pruned := 0
@@ -280,7 +280,8 @@ type pruneScratch struct {
 // from them (leaves), and the moves leading to them, and leaves in
 // sc.remap the nodes' new indices (-1 for a node dropped). Nodes and
 // moves keep their order and are moved down in place, each list in one
-// pass, so that pruning needs no second copy of the trees.
+// pass, so that pruning needs no second copy of the trees; each node's
+// list of moves is then linked again, newest first.
 func (s *store) remove(sc *pruneScratch) {
 	remap := sc.remap
 	kept := int32(0)
