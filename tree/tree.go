@@ -435,6 +435,10 @@ func (t *Tree) Add(l *Line) {
 	var packed [2]uint64
 	var counted, packs [2]bool
 	prev := int32(-1)
+	// A position the line adds to the tree cannot have been passed
+	// through before, nor a move from it played: most positions of a
+	// long line are such, and need no looking through what was seen.
+	prevNew := false
 	for i := range steps {
 		st := &steps[i]
 		// A move already in the tree names its position: the index is
@@ -447,16 +451,19 @@ func (t *Tree) Add(l *Line) {
 				at = s.links.at(e).child
 			}
 		}
+		isNew := false
 		if at < 0 {
+			n := s.nodes.len()
 			at = t.node(&st.Key, st.keyHash())
+			isNew = int(at) == n
 		}
-		if !slices.Contains(t.seenNodes, at) {
+		if isNew || !slices.Contains(t.seenNodes, at) {
 			t.seenNodes = append(t.seenNodes, at)
 			s.nodes.at(at).addGame(l.Outcome)
 		}
 		if prev >= 0 {
 			m := steps[i-1].Move
-			if sm := (seenMove{prev, m}); !slices.Contains(t.seenMoves, sm) {
+			if sm := (seenMove{prev, m}); prevNew || !slices.Contains(t.seenMoves, sm) {
 				t.seenMoves = append(t.seenMoves, sm)
 				if e < 0 {
 					e = s.addEdge(prev, m, at)
@@ -469,7 +476,7 @@ func (t *Tree) Add(l *Line) {
 				s.addPacked(e, &counts[mover], packed[mover], packs[mover])
 			}
 		}
-		prev = at
+		prev, prevNew = at, isNew
 	}
 }
 
