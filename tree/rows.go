@@ -112,19 +112,20 @@ func appendDate(dst []byte, d int32) []byte {
 	if d <= 0 {
 		return dst
 	}
-	b := []byte("????.??.??")
-	y, mo, day := int(d/10000), int(d/100%100), int(d%100)
-	for i := 3; i >= 0; i-- {
-		b[i] = byte('0' + y%10)
-		y /= 10
-	}
+	// The year's last four digits, and the month and day or "??", from
+	// the table of digit pairs: a date is in most rows.
+	year, mo, day := int(d/10000%10000), 2*int(d/100%100), 2*int(d%100)
+	hi, lo := 2*(year/100), 2*(year%100)
+	dst = append(dst, digitPairs[hi], digitPairs[hi+1], digitPairs[lo], digitPairs[lo+1], '.')
 	if mo > 0 {
-		b[5], b[6] = byte('0'+mo/10), byte('0'+mo%10)
+		dst = append(dst, digitPairs[mo], digitPairs[mo+1], '.')
+	} else {
+		dst = append(dst, '?', '?', '.')
 	}
 	if day > 0 {
-		b[8], b[9] = byte('0'+day/10), byte('0'+day%10)
+		return append(dst, digitPairs[day], digitPairs[day+1])
 	}
-	return append(dst, b...)
+	return append(dst, '?', '?')
 }
 
 // parseDate reads what formatDate writes, 0 for "" or anything else.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -286,5 +287,50 @@ func TestOneGameCells(t *testing.T) {
 				t.Errorf("row\n %q\nwant\n %q", row, want)
 			}
 		})
+	}
+}
+
+// TestFormatDate holds dates written from YYYYMMDD numbers to PGN's
+// form, beside fmt's, unknown months and days as "??".
+func TestFormatDate(t *testing.T) {
+	tests := []struct {
+		name string
+		d    int32
+		want string
+	}{
+		{"none", 0, ""},
+		{"a whole date", 20240517, "2024.05.17"},
+		{"no day", 20240500, "2024.05.??"},
+		{"no month or day", 19990000, "1999.??.??"},
+		{"an early year", 7010203, "0701.02.03"},
+		{"the last day of a year", 20251231, "2025.12.31"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := formatDate(tt.d); got != tt.want {
+				t.Errorf("formatDate(%d) = %q, want %q", tt.d, got, tt.want)
+			}
+		})
+	}
+	// Every date of two years, beside fmt.
+	for y := int32(1999); y <= 2000; y++ {
+		for m := int32(0); m <= 12; m++ {
+			for d := int32(0); d <= 31; d++ {
+				want := fmt.Sprintf("%04d.", y)
+				if m > 0 {
+					want += fmt.Sprintf("%02d.", m)
+				} else {
+					want += "??."
+				}
+				if d > 0 {
+					want += fmt.Sprintf("%02d", d)
+				} else {
+					want += "??"
+				}
+				if got := formatDate(y*10000 + m*100 + d); got != want {
+					t.Fatalf("formatDate(%d) = %q, want %q", y*10000+m*100+d, got, want)
+				}
+			}
+		}
 	}
 }
