@@ -51,3 +51,27 @@ func ExampleBoard_ParseMove() {
 	// illegal move 'e5': no pawn can move to e5
 	// illegal move 'O-O': the way is blocked by the bishop on f1
 }
+
+// Replaying many games from one start: the start is set up once, and each
+// game's board is set to it by a copy.
+func ExampleBoard_SetBoard() {
+	start, err := position.Start(0) // BBQNNRKR
+	if err != nil {
+		panic(err)
+	}
+	var b position.Board
+	for _, game := range [][]string{{"g3", "g6", "Nd3"}, {"f4", "Nd6"}} {
+		b.SetBoard(start)
+		for _, san := range game {
+			if _, err := b.Play(san); err != nil {
+				panic(err)
+			}
+		}
+		fmt.Println(b.FEN(fen.Shredder))
+	}
+	fmt.Println(start.FEN(fen.Shredder))
+	// Output:
+	// bbqnnrkr/pppppp1p/6p1/8/8/3N2P1/PPPPPP1P/BBQN1RKR b HFhf - 1 2
+	// bbqn1rkr/pppppppp/3n4/8/5P2/8/PPPPP1PP/BBQNNRKR w HFhf - 1 2
+	// bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1
+}
