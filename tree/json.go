@@ -532,7 +532,7 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 		return fmt.Errorf("%w: %s in the tree of %s", ErrDuplicated, jn.FEN, jt.FEN)
 	}
 	seen[k] = true
-	at := t.node(&k, k.Hash())
+	at, _ := t.node(&k, k.Hash())
 	t.s.nodes.at(at).addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
 	for j := range jn.Moves {
 		jm := &jn.Moves[j]
@@ -545,7 +545,7 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 		}
 		b.Push(m)
 		ck := b.Key()
-		child := t.node(&ck, ck.Hash())
+		child, _ := t.node(&ck, ck.Hash())
 		b.Pop()
 		c := Counts{
 			Results:  Results{Games: jm.Games, WhiteWins: jm.WhiteWins, Draws: jm.Draws, BlackWins: jm.BlackWins},

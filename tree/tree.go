@@ -346,7 +346,7 @@ func newShell(s *store, root Root, b *position.Board, depth int) *Tree {
 // init adds the root node, if not there yet.
 func (t *Tree) init() {
 	if t.rootNode < 0 {
-		t.rootNode = t.node(&t.rootKey, t.rootKey.Hash())
+		t.rootNode, _ = t.node(&t.rootKey, t.rootKey.Hash())
 	}
 }
 
@@ -364,16 +364,16 @@ func (t *Tree) Len() int { return t.index.n }
 func (t *Tree) Games() int64 { return int64(t.s.nodes.at(t.rootNode).games) }
 
 // node returns the index of the node of k, whose hash is h, adding it
-// when it is new.
-func (t *Tree) node(k *position.Key, h uint64) int32 {
+// when it is new, and whether it added it.
+func (t *Tree) node(k *position.Key, h uint64) (int32, bool) {
 	i, slot := t.index.find(k, h, &t.s.keys)
 	if i >= 0 {
-		return i
+		return i, false
 	}
 	i = t.s.nodes.push(node{first: -1, born: t.stamp})
 	t.s.keys.push(*k)
 	t.index.insert(h, i, slot)
-	return i
+	return i, true
 }
 
 // Step is one position of a line and the move played from it.
@@ -453,9 +453,7 @@ func (t *Tree) Add(l *Line) {
 		}
 		isNew := false
 		if at < 0 {
-			n := s.nodes.len()
-			at = t.node(&st.Key, st.keyHash())
-			isNew = int(at) == n
+			at, isNew = t.node(&st.Key, st.keyHash())
 		}
 		if isNew || !slices.Contains(t.seenNodes, at) {
 			t.seenNodes = append(t.seenNodes, at)
@@ -499,7 +497,7 @@ func (t *Tree) Merge(o *Tree) error {
 	for _, slot := range o.index.slots {
 		if slot != 0 {
 			n := int32(uint32(slot)) - 1
-			o.s.nodes.at(n).mark = t.node(o.s.keys.at(n), slot>>32)
+			o.s.nodes.at(n).mark, _ = t.node(o.s.keys.at(n), slot>>32)
 		}
 	}
 	for _, slot := range o.index.slots {
