@@ -56,12 +56,14 @@ type Options struct {
 }
 
 // NodeBytes is about what a position of a tree takes in memory: its
-// counts, ordinal, filter of its moves and key (72 bytes), the move leading to it (24 bytes, a tree
-// having about one move per position; 64 more for a move two games or
-// more played, which random games' moves rarely are) and its slot in the
-// index of its tree (8 bytes, in a table between three eighths and three
-// quarters full). BenchmarkBuild measures it.
-const NodeBytes = 122
+// counts, ordinal, filter of its moves and the move that added it (36
+// bytes; its key is not kept, since the moves from the root make the
+// position again), the move leading to it (24 bytes, a tree having about
+// one move per position; 64 more for a move two games or more played,
+// which random games' moves rarely are) and its slot in the index of its
+// tree (8 bytes, in a table between three eighths and three quarters
+// full). BenchmarkBuild measures it.
+const NodeBytes = 86
 
 // Summary counts what a Forest did with the games selected.
 type Summary struct {

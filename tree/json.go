@@ -545,14 +545,17 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 		}
 		b.Push(m)
 		ck := b.Key()
-		child, _ := t.node(&ck, ck.Hash())
+		child, e := t.nodeAfter(&ck, ck.Hash(), at, m)
 		b.Pop()
 		c := Counts{
 			Results:  Results{Games: jm.Games, WhiteWins: jm.WhiteWins, Draws: jm.Draws, BlackWins: jm.BlackWins},
 			EloGames: jm.EloGames, EloSum: jm.EloSum, OppGames: jm.OppGames, OppEloSum: jm.OppEloSum, OppNet: jm.OppNet,
 			YearGames: jm.YearGames, YearSum: jm.YearSum, Last: parseDate(jm.LastPlayed),
 		}
-		t.s.add(t.s.edge(at, m, child), &c)
+		if e < 0 {
+			e = t.s.edge(at, m, child)
+		}
+		t.s.add(e, &c)
 	}
 	return nil
 }

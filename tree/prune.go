@@ -4,6 +4,8 @@ package tree
 
 import (
 	"sync"
+
+	"github.com/frctool/frctool/position"
 )
 
 // prune drops the least-played leaves of all trees until at most target
@@ -293,7 +295,6 @@ func (s *store) remove(sc *pruneScratch) {
 		n := s.nodes.at(kept)
 		if kept != int32(i) {
 			*n = *s.nodes.at(int32(i))
-			*s.keys.at(kept) = *s.keys.at(int32(i))
 		}
 		// Its moves are linked again below, and the wide nodes are
 		// found again as they are looked through.
@@ -318,11 +319,24 @@ func (s *store) remove(sc *pruneScratch) {
 		moved.child = remap[moved.child]
 		moved.from = remap[moved.from]
 		*s.links.at(ekept) = moved
+		// The move that added a node kept is kept with it. Nodes still
+		// name moves by their old indices, and a move's new index is
+		// never above its old one, nor above a later move's old one: a
+		// node renamed already is not mistaken for one to rename.
+		if n := s.nodes.at(moved.child); n.in == int32(e) {
+			n.in = ekept
+		}
 		ekept++
 	}
 	s.nodes.truncate(kept)
-	s.keys.truncate(kept)
 	s.links.truncate(ekept)
+	orphans := make(map[int32]position.Key, len(s.orphans))
+	for n, k := range s.orphans {
+		if to := remap[n]; to >= 0 {
+			orphans[to] = k
+		}
+	}
+	s.orphans = orphans
 	// The nodes and moves have new indices: each node's list of moves
 	// is made again, newest first (their order is only where a lookup
 	// starts).

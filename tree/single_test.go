@@ -87,8 +87,7 @@ func TestSizes(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"node", unsafe.Sizeof(node{}), 32},
-		{"key", unsafe.Sizeof(position.Key{}), 40},
+		{"node", unsafe.Sizeof(node{}), 36},
 		{"link", unsafe.Sizeof(link{}), 24},
 		{"edge", unsafe.Sizeof(edge{}), 64},
 	} {

@@ -81,8 +81,9 @@ func (c *chunked[T]) truncate(n int32) {
 // table of 8-byte slots, each a key's hash (its low 32 bits) and the
 // node's index + 1, 0 for an empty slot. The hashes come with the keys
 // (the workers compute them while replaying games), and a slot's hash
-// both places it and tells most other keys from its own without
-// reading the key, so a lookup reads one key, the one it finds.
+// both places it and tells other keys from its own but about one in
+// four billion, so a lookup asks whether the node is the key's only of
+// the node it finds.
 type index struct {
 	slots []uint64
 	n     int
@@ -92,9 +93,14 @@ type index struct {
 // slotHash is the part of a hash a slot keeps and is placed by.
 func slotHash(h uint64) uint32 { return uint32(h) }
 
+// keyed tells whether a node is the position of a key.
+type keyed interface {
+	hasKey(n int32, k *position.Key) bool
+}
+
 // find returns the node of key k with hash h, or -1, and the slot where
-// k belongs.
-func (x *index) find(k *position.Key, h uint64, keys *chunked[position.Key]) (node int32, slot int) {
+// k belongs. Only a node whose slot holds k's slot hash is asked about.
+func (x *index) find(k *position.Key, h uint64, keys keyed) (node int32, slot int) {
 	if len(x.slots) == 0 {
 		return -1, -1
 	}
@@ -106,7 +112,7 @@ func (x *index) find(k *position.Key, h uint64, keys *chunked[position.Key]) (no
 			return -1, i
 		}
 		if uint32(s>>32) == sh {
-			if n := int32(uint32(s)) - 1; *keys.at(n) == *k {
+			if n := int32(uint32(s)) - 1; keys.hasKey(n, k) {
 				return n, i
 			}
 		}

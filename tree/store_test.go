@@ -61,10 +61,15 @@ func TestChunked(t *testing.T) {
 	}
 }
 
+// keyList is a list of keys that an index finds its nodes in.
+type keyList struct{ chunked[position.Key] }
+
+func (l *keyList) hasKey(n int32, k *position.Key) bool { return *l.at(n) == *k }
+
 // TestIndex finds keys after inserts that grow the table and after a
 // renumbering that drops some.
 func TestIndex(t *testing.T) {
-	var keys chunked[position.Key]
+	var keys keyList
 	var x index
 	b, err := position.Start(518)
 	if err != nil {
@@ -105,7 +110,7 @@ func TestIndex(t *testing.T) {
 		t.Errorf("%d keys after renumbering, want %d", x.n, kept)
 	}
 	// The keys kept, moved down as store.remove moves them.
-	var moved chunked[position.Key]
+	var moved keyList
 	for i := range int32(keys.len()) {
 		if remap[i] >= 0 {
 			moved.push(*keys.at(i))
@@ -128,7 +133,7 @@ func TestRenumberRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys chunked[position.Key]
+	var keys keyList
 	for _, m := range b.LegalMoves() {
 		b.Push(m)
 		for _, r := range b.LegalMoves() {
@@ -167,7 +172,7 @@ func TestRenumberRuns(t *testing.T) {
 				t.Fatalf("the table grew to %d slots", len(x.slots))
 			}
 			remap := make([]int32, n)
-			var moved chunked[position.Key]
+			var moved keyList
 			for i := range n {
 				remap[i] = -1
 				if !tt.drop(i) {

@@ -139,17 +139,31 @@ type node struct {
 	// While a tree grows, a mark of -1 says that the node's moves are in
 	// store.wide, and a move not found there is new.
 	mark int32
+	// in is the move that added the node, -1 for a node added without
+	// one (a tree's root; see store.orphans). The store keeps no keys:
+	// the moves from the root to a node make its position again, which
+	// only a lookup that meets the node's slot hash needs (see
+	// Tree.hasKey), a few thousand times on an archive that adds
+	// millions of nodes. The 40 bytes of a key are a third of a node's
+	// memory, and new memory is most of what adding a node costs.
+	in int32
 }
 
 // store holds the positions and moves of the trees of a forest, each at
-// an index its tree knows it by: a node and its key at one index, a
-// move's link and counts at another. A forest's trees grow one list
-// each, not one per tree: what is added next is next to what was added
-// last, wherever in which tree it belongs.
+// an index its tree knows it by: a node at one index, a move's link and
+// counts at another. A forest's trees grow one list each, not one per
+// tree: what is added next is next to what was added last, wherever in
+// which tree it belongs.
 type store struct {
-	nodes  chunked[node]
-	keys   chunked[position.Key]
-	links  chunked[link]
+	nodes chunked[node]
+	links chunked[link]
+	// orphans are the keys of the nodes added without a move to them
+	// (node.in -1): the trees' roots, and the positions of a JSON
+	// document that no move before them reaches.
+	orphans map[int32]position.Key
+	// probe and path are where Tree.keyOf replays a node's moves.
+	probe  position.Board
+	path   []position.Move
 	counts chunked[edge]
 	// freeCounts are the edges of moves pruned, for moves to come.
 	freeCounts []int32
@@ -164,9 +178,9 @@ type store struct {
 // newStore returns an empty store whose full chunks are in an arena of
 // its own, unmapped once the store is no longer reachable.
 func newStore() *store {
-	s := &store{}
+	s := &store{orphans: map[int32]position.Key{}}
 	a := newArena(s)
-	s.nodes.mem, s.keys.mem, s.links.mem, s.counts.mem = a, a, a, a
+	s.nodes.mem, s.links.mem, s.counts.mem = a, a, a
 	return s
 }
 
@@ -366,14 +380,72 @@ func (t *Tree) Games() int64 { return int64(t.s.nodes.at(t.rootNode).games) }
 // node returns the index of the node of k, whose hash is h, adding it
 // when it is new, and whether it added it.
 func (t *Tree) node(k *position.Key, h uint64) (int32, bool) {
-	i, slot := t.index.find(k, h, &t.s.keys)
+	i, slot := t.index.find(k, h, t)
 	if i >= 0 {
 		return i, false
 	}
-	i = t.s.nodes.push(node{first: -1, born: t.stamp})
-	t.s.keys.push(*k)
+	i = t.s.nodes.push(node{first: -1, born: t.stamp, in: -1})
+	t.s.orphans[i] = *k
 	t.index.insert(h, i, slot)
 	return i, true
+}
+
+// nodeAfter returns the index of the node of k, whose hash is h, which
+// the move m from node from reaches. A node it adds is added with that
+// move, whose index it returns as e; e is -1 when the node was there.
+func (t *Tree) nodeAfter(k *position.Key, h uint64, from int32, m position.Move) (i, e int32) {
+	i, slot := t.index.find(k, h, t)
+	if i >= 0 {
+		return i, -1
+	}
+	i = t.s.nodes.push(node{first: -1, born: t.stamp})
+	e = t.s.addEdge(from, m, i)
+	t.s.nodes.at(i).in = e
+	t.index.insert(h, i, slot)
+	return i, e
+}
+
+// hasKey reports whether node n of the tree is the position of k.
+func (t *Tree) hasKey(n int32, k *position.Key) bool {
+	return t.keyOf(n) == *k
+}
+
+// keyOf returns the key of node n of the tree, made again by playing
+// the moves that added it and those above it, from the root or from a
+// node added without a move.
+func (t *Tree) keyOf(n int32) position.Key {
+	if n == t.rootNode {
+		return t.rootKey
+	}
+	s := t.s
+	path := s.path[:0]
+	for {
+		nd := s.nodes.at(n)
+		if nd.in < 0 {
+			break
+		}
+		l := s.links.at(nd.in)
+		path = append(path, l.move)
+		n = l.from
+	}
+	s.path = path
+	b := &s.probe
+	switch k, ok := s.orphans[n]; {
+	case n == t.rootNode:
+		b.SetBoard(&t.board)
+	case !ok:
+		panic("tree: a node reached by no move has no key")
+	case len(path) == 0:
+		return k
+	default:
+		// A document's position that no move reaches: set up from its
+		// key, which holds all of the position a move needs.
+		b.SetBoard(boardOf(k))
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		b.Push(path[i])
+	}
+	return b.Key()
 }
 
 // Step is one position of a line and the move played from it.
@@ -446,13 +518,18 @@ func (t *Tree) Add(l *Line) {
 		// transposition may meet a position the tree has. The move is
 		// looked up once, for its position and for its counts.
 		at, e := int32(-1), int32(-1)
-		if prev >= 0 {
+		isNew := false
+		switch {
+		case prev >= 0:
 			if e = s.findEdge(prev, steps[i-1].Move); e >= 0 {
 				at = s.links.at(e).child
+			} else {
+				at, e = t.nodeAfter(&st.Key, st.keyHash(), prev, steps[i-1].Move)
+				isNew = e >= 0
 			}
-		}
-		isNew := false
-		if at < 0 {
+		case st.Key == t.rootKey:
+			at = t.rootNode
+		default:
 			at, isNew = t.node(&st.Key, st.keyHash())
 		}
 		if isNew || !slices.Contains(t.seenNodes, at) {
@@ -491,29 +568,71 @@ func (t *Tree) Merge(o *Tree) error {
 	}
 	t.init()
 	o.init()
-	// Each node of o notes its node in t, found or added in the order
-	// of o's index, which keeps the hash of each key: no key is hashed
-	// again.
+	// Each node of o notes its node in t, plus one, in its mark. o's
+	// nodes are met from its root by their moves, each once, with the
+	// position on a board: a node new to t is added with the move that
+	// reaches it, as a line adds it. The positions of a document that no
+	// move reaches come after, from their keys.
 	for _, slot := range o.index.slots {
 		if slot != 0 {
-			n := int32(uint32(slot)) - 1
-			o.s.nodes.at(n).mark, _ = t.node(o.s.keys.at(n), slot>>32)
+			o.s.nodes.at(int32(uint32(slot)) - 1).mark = 0
 		}
 	}
+	var b position.Board
+	b.SetBoard(&o.board)
+	o.s.nodes.at(o.rootNode).mark = t.rootNode + 1
+	t.mergeFrom(o, o.rootNode, &b)
 	for _, slot := range o.index.slots {
-		if slot == 0 {
+		n := int32(uint32(slot)) - 1
+		if slot == 0 || o.s.nodes.at(n).mark != 0 {
 			continue
 		}
-		on := o.s.nodes.at(int32(uint32(slot)) - 1)
-		r := on.results()
-		t.s.nodes.at(on.mark).addResults(&r)
-		for e := on.first; e >= 0; e = o.s.links.at(e).next {
-			ol := o.s.links.at(e)
-			c := o.s.countsOf(e)
-			t.s.add(t.s.edge(on.mark, ol.move, o.s.nodes.at(ol.child).mark), &c)
-		}
+		k := o.keyOf(n)
+		at, _ := t.node(&k, k.Hash())
+		o.s.nodes.at(n).mark = at + 1
+		b.SetBoard(boardOf(k))
+		b.SetChess960(o.chess960)
+		t.mergeFrom(o, n, &b)
 	}
 	return nil
+}
+
+// mergeFrom adds to t the counts of o's node n, whose position is on b
+// and whose node in t is its mark - 1, and of its moves, then does the
+// same for the nodes these moves reach that were not met yet.
+func (t *Tree) mergeFrom(o *Tree, n int32, b *position.Board) {
+	on := o.s.nodes.at(n)
+	at := on.mark - 1
+	r := on.results()
+	t.s.nodes.at(at).addResults(&r)
+	for e := on.first; e >= 0; e = o.s.links.at(e).next {
+		ol := o.s.links.at(e)
+		c := o.s.countsOf(e)
+		child := o.s.nodes.at(ol.child)
+		if child.mark != 0 {
+			t.s.add(t.s.edge(at, ol.move, child.mark-1), &c)
+			continue
+		}
+		b.Push(ol.move)
+		k := b.Key()
+		to, te := t.nodeAfter(&k, k.Hash(), at, ol.move)
+		if te < 0 {
+			te = t.s.edge(at, ol.move, to)
+		}
+		t.s.add(te, &c)
+		child.mark = to + 1
+		t.mergeFrom(o, ol.child, b)
+		b.Pop()
+	}
+}
+
+// boardOf returns a board set up at the position of k.
+func boardOf(k position.Key) *position.Board {
+	b, err := position.ParseFEN(string(k.AppendFEN(nil, 0, 1)))
+	if err != nil {
+		panic("tree: a key that is no position: " + err.Error())
+	}
+	return b
 }
 
 // startFEN returns the FEN of b for Root, Shredder castling: the one

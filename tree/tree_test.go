@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -669,8 +670,8 @@ func TestMaxNodes(t *testing.T) {
 						continue
 					}
 					n := int32(uint32(slot)) - 1
-					k := tr.s.keys.at(n)
-					if got, _ := tr.index.find(k, k.Hash(), &tr.s.keys); got != n {
+					k := tr.keyOf(n)
+					if got, _ := tr.index.find(&k, k.Hash(), tr); got != n {
 						t.Fatalf("node %d found at %d by its key", n, got)
 					}
 					indexed++
@@ -802,6 +803,128 @@ func TestPruneOrder(t *testing.T) {
 			}
 			if f.Len() != len(tt.want) {
 				t.Errorf("Len() = %d, want %d", f.Len(), len(tt.want))
+			}
+		})
+	}
+}
+
+// TestKeysMadeAgain holds the store's one way of knowing a node's
+// position, Tree.keyOf (the moves that added it, played from the root),
+// against a walk of each tree's moves from its root on a board of the
+// test's own, after pruning, merging, and reading a document whose
+// positions come before the moves that reach them or are reached by none.
+func TestKeysMadeAgain(t *testing.T) {
+	gen := archivegen.Bytes(archivegen.Options{Seed: 7, Dialects: true}, 96<<10)
+	full, _ := build(t, gen, Options{}, 2)
+	half, _ := build(t, gen[:len(gen)/2], Options{}, 1)
+	rest, _ := build(t, gen[len(gen)/2:], Options{}, 1)
+	// A document turned around: each tree's positions after their
+	// children, and one more position no move reaches, with a move of its
+	// own.
+	doc := jsonOf(t, full)
+	var d map[string]any
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range d["trees"].([]any) {
+		nodes := tr.(map[string]any)["nodes"].([]any)
+		slices.Reverse(nodes)
+	}
+	first := d["trees"].([]any)[0].(map[string]any)
+	lone := map[string]any{"ply": 1, "line": "", "fen": "4k3/p7/8/8/8/8/7P/4K3 b - - 0 1", "games": 1, "white_wins": 1, "draws": 0, "black_wins": 0,
+		"moves": []any{map[string]any{"san": "a6", "uci": "a7a6", "games": 1, "white_wins": 1, "draws": 0, "black_wins": 0}}}
+	first["nodes"] = append([]any{lone}, first["nodes"].([]any)...)
+	turned, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(docs ...string) *Forest {
+		f, err := NewForest(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range docs {
+			if err := f.ReadJSON(strings.NewReader(doc)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return f
+	}
+	tests := []struct {
+		name    string
+		forest  *Forest
+		orphans int // positions no move reaches, besides the roots
+	}{
+		{"grown", full, 0},
+		{"pruned to a tenth", func() *Forest { f, _ := build(t, gen, Options{MaxNodes: full.Len() / 10}, 2); return f }(), 0},
+		{"merged from two documents", merged(t, []*Forest{half, rest}), 0},
+		{"merged into a pruned forest", func() *Forest {
+			f, _ := build(t, gen[:len(gen)/2], Options{MaxNodes: full.Len() / 8}, 1)
+			if err := f.Merge(rest); err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}(), 0},
+		{"document turned around", read(string(turned)), 1},
+		{"document turned around, read twice", read(string(turned), string(turned)), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checked, orphans := 0, 0
+			for _, tr := range tt.forest.trees {
+				walked := map[int32]position.Key{}
+				b := new(position.Board)
+				b.SetBoard(&tr.board)
+				var walk func(n int32)
+				walk = func(n int32) {
+					walked[n] = b.Key()
+					for e := tr.s.nodes.at(n).first; e >= 0; e = tr.s.links.at(e).next {
+						l := tr.s.links.at(e)
+						if _, ok := walked[l.child]; ok {
+							continue
+						}
+						b.Push(l.move)
+						walk(l.child)
+						b.Pop()
+					}
+				}
+				walk(tr.rootNode)
+				walked[tr.rootNode] = tr.rootKey
+				// Then from the positions no move reaches, set up from
+				// the keys they were read with.
+				for _, slot := range tr.index.slots {
+					n := int32(uint32(slot)) - 1
+					if _, ok := walked[n]; slot == 0 || ok {
+						continue
+					}
+					k, ok := tr.s.orphans[n]
+					if !ok {
+						continue
+					}
+					orphans++
+					b.SetBoard(boardOf(k))
+					walk(n)
+				}
+				for _, slot := range tr.index.slots {
+					if slot == 0 {
+						continue
+					}
+					n := int32(uint32(slot)) - 1
+					want, ok := walked[n]
+					if !ok {
+						t.Fatalf("node %d is reached by no move, and has no key", n)
+					}
+					if got := tr.keyOf(n); got != want {
+						t.Fatalf("node %d: key made again %s, walked %s", n, got.AppendFEN(nil, 0, 1), want.AppendFEN(nil, 0, 1))
+					}
+					if found, _ := tr.index.find(&want, want.Hash(), tr); found != n {
+						t.Fatalf("node %d found at %d by its key", n, found)
+					}
+					checked++
+				}
+			}
+			if checked != tt.forest.Len() || orphans != tt.orphans {
+				t.Errorf("%d positions checked of %d, %d reached by no move, want %d", checked, tt.forest.Len(), orphans, tt.orphans)
 			}
 		})
 	}

@@ -100,7 +100,7 @@ to the bound too, holding one document beside them.`,
 // defaultMaxNodes is --max-nodes' default: the positions that fit in the
 // memory budget beside the rest of a run. Of StreamBudget, the batches in
 // flight, a decompressor's window and the reader take up to about 200 MB
-// on a hostile input; a million positions take about 122 MB.
+// on a hostile input; a million positions take about 86 MB.
 const defaultMaxNodes = 1_000_000
 
 // treeFormats are the output formats of tree.
