@@ -258,7 +258,7 @@ func appendTree(dst []byte, t *Tree, m *walkMemory, opts WalkOptions, pc *pieces
 	dst = appendIntField(dst, "positions", int64(len(p.order)))
 	dst = append(appendKey(dst, "nodes", false), '[')
 	plain := plainLine(t.root.Moves)
-	err := t.walkIn(m, p, func(v *view) error {
+	err := t.walkIn(m, p, opts, func(v *view) error {
 		if v.index > 0 {
 			dst = append(dst, ',')
 		}

@@ -209,6 +209,7 @@ type walkMemory struct {
 	ends       []int
 	moves      []moveView
 	line       []byte
+	taken      []int32
 }
 
 // planIn is plan, in m's memory: the plan is valid until m is used
@@ -233,19 +234,10 @@ func (t *Tree) planIn(m *walkMemory, opts WalkOptions) *plan {
 		p.parent = append(p.parent, from)
 		start := len(p.moves)
 		p.first = append(p.first, int32(start))
-		for e := s.nodes.at(n).first; e >= 0; e = s.links.at(e).next {
-			if int64(s.gamesOf(e)) >= minGames {
-				p.moves = append(p.moves, e)
-			}
-		}
-		mine := p.moves[start:]
-		slices.SortFunc(mine, func(x, y int32) int {
-			gx, gy := s.gamesOf(x), s.gamesOf(y)
-			return cmp.Or(cmp.Compare(gy, gx), cmp.Compare(uciKey(s.links.at(x).move, t.chess960), uciKey(s.links.at(y).move, t.chess960)))
-		})
+		p.moves = t.appendTaken(p.moves, n, minGames)
 		// By index: the visits below append to p.moves, which may move
 		// it, but never change the moves already there.
-		for k := start; k < start+len(mine); k++ {
+		for k, end := start, len(p.moves); k < end; k++ {
 			if c := s.links.at(p.moves[k]).child; p.at(c) == 0 {
 				visit(c, me)
 			}
@@ -254,6 +246,24 @@ func (t *Tree) planIn(m *walkMemory, opts WalkOptions) *plan {
 	visit(t.rootNode, -1)
 	p.first = append(p.first, int32(len(p.moves)))
 	return p
+}
+
+// appendTaken appends to dst the moves a walk takes from node n: those
+// of minGames games or more, by games (most first), equal counts in the
+// order of their UCI text.
+func (t *Tree) appendTaken(dst []int32, n int32, minGames int64) []int32 {
+	s := t.s
+	start := len(dst)
+	for e := s.nodes.at(n).first; e >= 0; e = s.links.at(e).next {
+		if int64(s.gamesOf(e)) >= minGames {
+			dst = append(dst, e)
+		}
+	}
+	slices.SortFunc(dst[start:], func(x, y int32) int {
+		gx, gy := s.gamesOf(x), s.gamesOf(y)
+		return cmp.Or(cmp.Compare(gy, gx), cmp.Compare(uciKey(s.links.at(x).move, t.chess960), uciKey(s.links.at(y).move, t.chess960)))
+	})
+	return dst
 }
 
 // view is a position as a walk hands it to its visitor. Its byte slices
@@ -267,34 +277,59 @@ type view struct {
 
 type moveView struct {
 	san, uci []byte
-	to       int
+	to       int // -1 in a walk without a plan
 	c        Counts
 }
 
 // walk meets the positions of the tree in the order of its plan and hands
 // each to visit, with the board set up at it.
 func (t *Tree) walk(p *plan, visit func(v *view) error) error {
-	return t.walkIn(new(walkMemory), p, visit)
+	return t.walkIn(new(walkMemory), p, WalkOptions{}, visit)
 }
 
-// walkIn is walk, in m's memory.
-func (t *Tree) walkIn(m *walkMemory, p *plan, visit func(v *view) error) error {
+// walkIn is walk, in m's memory. Without a plan (p nil) it meets the
+// positions in the same order, taking the moves of opts, working out
+// each position's moves as it meets it: a move's to, the position it
+// leads to, is then not known (-1), but the tree is looked through once,
+// not twice. Rows need no to; a document's links between positions do.
+func (t *Tree) walkIn(m *walkMemory, p *plan, opts WalkOptions, visit func(v *view) error) error {
 	b, s := &t.board, t.s
 	line := append(m.line[:0], t.root.Moves...)
-	fenBuf, names, ends, moves := m.fen[:0], m.names[:0], m.ends[:0], m.moves[:0]
-	defer func() { m.line, m.fen, m.names, m.ends, m.moves = line[:0], fenBuf[:0], names[:0], ends[:0], moves[:0] }()
+	fenBuf, names, ends, moves, taken := m.fen[:0], m.names[:0], m.ends[:0], m.moves[:0], m.taken[:0]
+	defer func() {
+		m.line, m.fen, m.names, m.ends, m.moves, m.taken = line[:0], fenBuf[:0], names[:0], ends[:0], moves[:0], taken[:0]
+	}()
+	minGames := max(opts.MinGames, 1)
+	// met marks the nodes a walk without a plan has met: a mark no walk
+	// of the tree used before, and neither a plan's (0 and up) nor a
+	// growing tree's (wide).
+	t.walks++
+	met := wide - int32(t.walks)
+	if p == nil {
+		s.nodes.at(t.rootNode).mark = met
+	}
+	count := 0 // positions met
 	var v view // one for the whole walk: the visitor keeps nothing of it
-	var step func(i int) error
-	step = func(i int) error {
-		n := p.order[i]
+	var step func(n int32, i int) error
+	step = func(n int32, i int) error {
 		nd := s.nodes.at(n)
 		fenBuf = b.Key().AppendFEN(fenBuf[:0], b.HalfMoveClock(), b.FullMoveNumber())
-		taken := p.moves[p.first[i]:p.first[i+1]]
+		// The node's moves are taken[lo:hi] or p.moves[lo:hi], sliced
+		// anew where the walks below may have moved taken.
+		var lo, hi int
+		var list []int32
+		if p != nil {
+			lo, hi, list = int(p.first[i]), int(p.first[i+1]), p.moves
+		} else {
+			lo = len(taken)
+			taken = t.appendTaken(taken, n, minGames)
+			hi, list = len(taken), taken
+		}
 		// The names of the moves stay in names, after those of the
 		// positions above, until the positions below are walked: a move's
 		// SAN is also the end of the line to the position it leads to.
 		nameBase, endBase := len(names), len(ends)
-		for _, k := range taken {
+		for _, k := range list[lo:hi] {
 			e := s.links.at(k)
 			names = b.AppendSAN(names, e.move)
 			ends = append(ends, len(names))
@@ -304,9 +339,12 @@ func (t *Tree) walkIn(m *walkMemory, p *plan, visit func(v *view) error) error {
 		// names is sliced only once it has stopped growing.
 		moves = moves[:0]
 		off := nameBase
-		for j, k := range taken {
+		for j, k := range list[lo:hi] {
 			u, end := ends[endBase+2*j], ends[endBase+2*j+1]
-			to := int(p.at(s.links.at(k).child)) - 1
+			to := -1
+			if p != nil {
+				to = int(p.at(s.links.at(k).child)) - 1
+			}
 			moves = append(moves, moveView{san: names[off:u:u], uci: names[u:end:end], to: to, c: s.countsOf(k)})
 			off = end
 		}
@@ -315,17 +353,32 @@ func (t *Tree) walkIn(m *walkMemory, p *plan, visit func(v *view) error) error {
 			return err
 		}
 		off = nameBase
-		for j, k := range taken {
+		for j := range hi - lo {
+			if p == nil {
+				list = taken
+			}
+			k := list[lo+j]
 			san := names[off:ends[endBase+2*j]]
 			off = ends[endBase+2*j+1]
 			e := s.links.at(k)
-			if c := int(p.at(e.child)) - 1; int(p.parent[c]) != i {
-				continue
+			next := 0
+			if p != nil {
+				if next = int(p.at(e.child)) - 1; int(p.parent[next]) != i {
+					continue
+				}
+			} else {
+				c := s.nodes.at(e.child)
+				if c.mark == met {
+					continue
+				}
+				c.mark = met
+				count++
+				next = count
 			}
 			mark := len(line)
 			line = appendNumbered(line, b, san, len(line) == 0)
 			b.Push(e.move)
-			err := step(int(p.at(e.child)) - 1)
+			err := step(e.child, next)
 			b.Pop()
 			line = line[:mark]
 			if err != nil {
@@ -333,9 +386,12 @@ func (t *Tree) walkIn(m *walkMemory, p *plan, visit func(v *view) error) error {
 			}
 		}
 		names, ends = names[:nameBase], ends[:endBase]
+		if p == nil {
+			taken = taken[:lo]
+		}
 		return nil
 	}
-	return step(0)
+	return step(t.rootNode, 0)
 }
 
 // appendUCI appends m in UCI notation, as Board.UCI writes it.

@@ -322,6 +322,9 @@ type Tree struct {
 	// stamp is the ordinal of the line being added, which new nodes are
 	// born with.
 	stamp uint32
+	// walks counts the walks of the tree, each of which marks the nodes
+	// it meets in its own way (see walkIn).
+	walks uint32
 	// rootOnly counts the games of lines of the root alone, which Run
 	// adds to the root node once the goroutines adding lines are done.
 	rootOnly Results

@@ -929,3 +929,66 @@ func TestKeysMadeAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestWalkWithoutPlan holds the walk that rows take, which works out
+// each position's moves as it meets them, to the walk of a plan: the
+// same positions in the same order, with the same lines, positions and
+// moves, walk after walk of the same trees in either way.
+func TestWalkWithoutPlan(t *testing.T) {
+	gen := archivegen.Bytes(archivegen.Options{Seed: 9, Dialects: true}, 96<<10)
+	type seen struct {
+		index, ply int
+		line, fen  string
+		Results
+		moves string
+	}
+	record := func(tr *Tree, p *plan, opts WalkOptions) []seen {
+		var out []seen
+		var m walkMemory
+		if p != nil {
+			p = tr.planIn(&m, opts)
+		}
+		err := tr.walkIn(&m, p, opts, func(v *view) error {
+			s := seen{index: v.index, ply: v.ply, line: string(v.line), fen: string(v.fen), Results: v.Results}
+			for _, mv := range v.moves {
+				s.moves += fmt.Sprintf("%s %s %+v;", mv.san, mv.uci, mv.c)
+			}
+			out = append(out, s)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		data []byte
+		opts Options
+		walk WalkOptions
+	}{
+		{"fixture", readFixture(t), Options{}, WalkOptions{}},
+		{"generated", gen, Options{}, WalkOptions{}},
+		{"generated, two games a move", gen, Options{}, WalkOptions{MinGames: 2}},
+		{"generated, pruned, 16 plies", gen, Options{Depth: 16, MaxNodes: 3000}, WalkOptions{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _ := build(t, tt.data, tt.opts, 2)
+			for round := range 3 {
+				for _, tr := range f.trees {
+					planned := record(tr, &plan{}, tt.walk)
+					direct := record(tr, nil, tt.walk)
+					if !slices.Equal(planned, direct) {
+						for i := range min(len(planned), len(direct)) {
+							if planned[i] != direct[i] {
+								t.Fatalf("round %d, tree of %s, position %d: without a plan %+v, with one %+v", round, tr.root.FEN, i, direct[i], planned[i])
+							}
+						}
+						t.Fatalf("round %d, tree of %s: %d positions without a plan, %d with one", round, tr.root.FEN, len(direct), len(planned))
+					}
+				}
+			}
+		})
+	}
+}

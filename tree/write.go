@@ -260,7 +260,7 @@ func (f *Forest) WriteCSV(w io.Writer, opts WalkOptions) error {
 		head = append(head, ',')
 		sp := len(head)
 		plain := plainLine(t.root.Moves)
-		err := t.walkIn(m, t.planIn(m, opts), func(v *view) error {
+		err := t.walkIn(m, nil, opts, func(v *view) error {
 			head = appendCount(head[:sp], int64(v.ply))
 			head = append(head, ',')
 			if plain {
@@ -411,7 +411,7 @@ func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
 		if t.root.SP >= 0 {
 			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
 		}
-		t.walkIn(&m, t.planIn(&m, opts), func(v *view) error {
+		t.walkIn(&m, nil, opts, func(v *view) error {
 			for k := range v.moves {
 				m := &v.moves[k]
 				c := &m.c
