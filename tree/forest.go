@@ -384,7 +384,7 @@ func (f *Forest) route(l *Line, sp int) (*Tree, uint32, error) {
 	if len(l.Steps) == 0 {
 		return nil, 0, fmt.Errorf("adding a line with no position")
 	}
-	t, err := f.treeFor(l.Steps[0].Key, sp, l.start)
+	t, err := f.treeFor(l.first, sp, l.start)
 	if err != nil {
 		return nil, 0, err
 	}

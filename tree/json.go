@@ -545,7 +545,7 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 		}
 		b.Push(m)
 		ck := b.Key()
-		child, e := t.nodeAfter(&ck, ck.Hash(), at, m)
+		child, e := t.nodeAfter(t.seek(&ck), ck.Hash(), at, m)
 		b.Pop()
 		c := Counts{
 			Results:  Results{Games: jm.Games, WhiteWins: jm.WhiteWins, Draws: jm.Draws, BlackWins: jm.BlackWins},

@@ -93,14 +93,15 @@ type index struct {
 // slotHash is the part of a hash a slot keeps and is placed by.
 func slotHash(h uint64) uint32 { return uint32(h) }
 
-// keyed tells whether a node is the position of a key.
+// keyed tells whether a node is the position a lookup looks for.
 type keyed interface {
-	hasKey(n int32, k *position.Key) bool
+	isKey(n int32) bool
 }
 
-// find returns the node of key k with hash h, or -1, and the slot where
-// k belongs. Only a node whose slot holds k's slot hash is asked about.
-func (x *index) find(k *position.Key, h uint64, keys keyed) (node int32, slot int) {
+// find returns the node of the position k, whose key has hash h, or -1,
+// and the slot where it belongs. Only a node whose slot holds the slot
+// hash of h is asked about.
+func (x *index) find(k keyed, h uint64) (node int32, slot int) {
 	if len(x.slots) == 0 {
 		return -1, -1
 	}
@@ -112,7 +113,7 @@ func (x *index) find(k *position.Key, h uint64, keys keyed) (node int32, slot in
 			return -1, i
 		}
 		if uint32(s>>32) == sh {
-			if n := int32(uint32(s)) - 1; keys.hasKey(n, k) {
+			if n := int32(uint32(s)) - 1; k.isKey(n) {
 				return n, i
 			}
 		}
@@ -145,7 +146,7 @@ func (x *index) touch(steps []Step) {
 	mask := len(x.slots) - 1
 	var sink uint64
 	for i := range steps {
-		sink += x.slots[int(slotHash(steps[i].keyHash()))&mask]
+		sink += x.slots[int(slotHash(steps[i].hash))&mask]
 	}
 	x.sink = sink
 }

@@ -61,10 +61,20 @@ func TestChunked(t *testing.T) {
 	}
 }
 
-// keyList is a list of keys that an index finds its nodes in.
-type keyList struct{ chunked[position.Key] }
+// keyList is a list of keys that an index finds its nodes in, and the
+// key sought.
+type keyList struct {
+	chunked[position.Key]
+	want position.Key
+}
 
-func (l *keyList) hasKey(n int32, k *position.Key) bool { return *l.at(n) == *k }
+func (l *keyList) isKey(n int32) bool { return *l.at(n) == l.want }
+
+// seek sets the key sought and returns the list.
+func (l *keyList) seek(k *position.Key) *keyList {
+	l.want = *k
+	return l
+}
 
 // TestIndex finds keys after inserts that grow the table and after a
 // renumbering that drops some.
@@ -79,7 +89,7 @@ func TestIndex(t *testing.T) {
 	var walk func(depth int)
 	walk = func(depth int) {
 		k := b.Key()
-		if n, slot := x.find(&k, k.Hash(), &keys); n < 0 {
+		if n, slot := x.find(keys.seek(&k), k.Hash()); n < 0 {
 			x.insert(k.Hash(), keys.push(k), slot)
 		}
 		if depth == 0 {
@@ -118,7 +128,7 @@ func TestIndex(t *testing.T) {
 	}
 	for i := range int32(keys.len()) {
 		k := keys.at(i)
-		if got, _ := x.find(k, k.Hash(), &moved); got != remap[i] {
+		if got, _ := x.find(moved.seek(k), k.Hash()); got != remap[i] {
 			t.Errorf("key %d found at %d, want %d", i, got, remap[i])
 		}
 	}
@@ -162,7 +172,7 @@ func TestRenumberRuns(t *testing.T) {
 			hash := func(i int) uint64 { return uint64(tt.home(i)) | 64<<8 } // distinct beyond the mask
 			for i := range n {
 				k := keys.at(int32(i))
-				if got, slot := x.find(k, hash(i), &keys); got >= 0 {
+				if got, slot := x.find(keys.seek(k), hash(i)); got >= 0 {
 					t.Fatalf("key %d found before it is added", i)
 				} else {
 					x.insert(hash(i), int32(i), slot)
@@ -187,7 +197,7 @@ func TestRenumberRuns(t *testing.T) {
 				if tt.drop(i) {
 					continue
 				}
-				if got, _ := x.find(keys.at(int32(i)), hash(i), &moved); got != remap[i] {
+				if got, _ := x.find(moved.seek(keys.at(int32(i))), hash(i)); got != remap[i] {
 					t.Errorf("key %d found at %d, want %d", i, got, remap[i])
 				}
 			}

@@ -325,6 +325,9 @@ type Tree struct {
 	// walks counts the walks of the tree, each of which marks the nodes
 	// it meets in its own way (see walkIn).
 	walks uint32
+	// sought is what the lookup under way looks for, kept here so that
+	// the index is handed a pointer that needs no memory of its own.
+	sought sought
 	// rootOnly counts the games of lines of the root alone, which Run
 	// adds to the root node once the goroutines adding lines are done.
 	rootOnly Results
@@ -383,7 +386,7 @@ func (t *Tree) Games() int64 { return int64(t.s.nodes.at(t.rootNode).games) }
 // node returns the index of the node of k, whose hash is h, adding it
 // when it is new, and whether it added it.
 func (t *Tree) node(k *position.Key, h uint64) (int32, bool) {
-	i, slot := t.index.find(k, h, t)
+	i, slot := t.index.find(t.seek(k), h)
 	if i >= 0 {
 		return i, false
 	}
@@ -393,11 +396,12 @@ func (t *Tree) node(k *position.Key, h uint64) (int32, bool) {
 	return i, true
 }
 
-// nodeAfter returns the index of the node of k, whose hash is h, which
-// the move m from node from reaches. A node it adds is added with that
-// move, whose index it returns as e; e is -1 when the node was there.
-func (t *Tree) nodeAfter(k *position.Key, h uint64, from int32, m position.Move) (i, e int32) {
-	i, slot := t.index.find(k, h, t)
+// nodeAfter returns the index of the node of position q, whose hash is
+// h, which the move m from node from reaches. A node it adds is added
+// with that move, whose index it returns as e; e is -1 when the node was
+// there.
+func (t *Tree) nodeAfter(q *sought, h uint64, from int32, m position.Move) (i, e int32) {
+	i, slot := t.index.find(q, h)
 	if i >= 0 {
 		return i, -1
 	}
@@ -408,9 +412,47 @@ func (t *Tree) nodeAfter(k *position.Key, h uint64, from int32, m position.Move)
 	return i, e
 }
 
-// hasKey reports whether node n of the tree is the position of k.
-func (t *Tree) hasKey(n int32, k *position.Key) bool {
-	return t.keyOf(n) == *k
+// sought is the position a lookup in a tree looks for: a key, or a step
+// of the line being added, whose key is made only if a node of the same
+// slot hash is met.
+type sought struct {
+	t     *Tree
+	key   position.Key
+	known bool
+	line  *Line
+	step  int
+}
+
+// seek returns the tree's sought set to the position of k.
+func (t *Tree) seek(k *position.Key) *sought {
+	t.sought = sought{t: t, key: *k, known: true}
+	return &t.sought
+}
+
+// isKey reports whether node n of the tree is the position sought.
+func (q *sought) isKey(n int32) bool {
+	if !q.known {
+		q.key, q.known = q.t.lineKey(q.line, q.step), true
+	}
+	return q.t.keyOf(n) == q.key
+}
+
+// lineKey returns the key of step i of line l: its first key, and the
+// moves before the step played from there.
+func (t *Tree) lineKey(l *Line, i int) position.Key {
+	if i == 0 {
+		return l.first
+	}
+	b := &t.s.probe
+	if l.first == t.rootKey {
+		b.SetBoard(&t.board)
+	} else {
+		b.SetBoard(boardOf(l.first))
+	}
+	for _, st := range l.Steps[:i] {
+		b.Push(st.Move)
+	}
+	return b.Key()
 }
 
 // keyOf returns the key of node n of the tree, made again by playing
@@ -451,21 +493,15 @@ func (t *Tree) keyOf(n int32) position.Key {
 	return b.Key()
 }
 
-// Step is one position of a line and the move played from it.
+// Step is one position of a line: the move played from it, and the
+// hash of its key, which the Walker works out beside the replay. The key
+// itself is not kept: a lookup needs it only when it meets a position of
+// the same hash, and then it follows from the line's first key and the
+// moves (Tree.lineKey). A step is 16 bytes, not 56, and every game hands
+// a dozen of them from the goroutine replaying it to the one adding it.
 type Step struct {
-	Key  position.Key
 	Move position.Move // position.NullMove for the line's last position
-	// hash is Key.Hash(), worked out by the Walker beside the replay,
-	// so that adding the line to the tree does not; 0 for not worked out.
 	hash uint64
-}
-
-// keyHash returns the step's Key.Hash().
-func (s *Step) keyHash() uint64 {
-	if s.hash == 0 {
-		s.hash = s.Key.Hash()
-	}
-	return s.hash
 }
 
 // Line is what a tree needs of one game: the positions it went through
@@ -486,14 +522,18 @@ type Line struct {
 	// start is the game's start when it is a Chess960 array set up
 	// otherwise than position.Start sets it up.
 	start *fen.Position
+	// first is the key of the line's first position, the root of the
+	// tree it goes to.
+	first position.Key
 	// root holds Steps while they are the root alone (see
 	// Walker.startSteps).
 	root [1]Step
 }
 
-// Add adds the game of line l, whose Steps begin with the tree's root. A
-// position the line passes through twice, and a move it plays twice from
-// one position, count once. Steps past the tree's depth are left out.
+// Add adds the game of line l, a Walker's, whose Steps begin with the
+// tree's root. A position the line passes through twice, and a move it
+// plays twice from one position, count once. Steps past the tree's depth
+// are left out.
 func (t *Tree) Add(l *Line) {
 	// Pointers into the store's chunks are used below (see newArena).
 	defer runtime.KeepAlive(t)
@@ -510,6 +550,8 @@ func (t *Tree) Add(l *Line) {
 	var packed [2]uint64
 	var counted, packs [2]bool
 	prev := int32(-1)
+	// Each step is a move: the sides take turns from the root's.
+	rootTurn := l.first.Turn()
 	// A position the line adds to the tree cannot have been passed
 	// through before, nor a move from it played: most positions of a
 	// long line are such, and need no looking through what was seen.
@@ -527,13 +569,14 @@ func (t *Tree) Add(l *Line) {
 			if e = s.findEdge(prev, steps[i-1].Move); e >= 0 {
 				at = s.links.at(e).child
 			} else {
-				at, e = t.nodeAfter(&st.Key, st.keyHash(), prev, steps[i-1].Move)
+				t.sought = sought{t: t, line: l, step: i}
+				at, e = t.nodeAfter(&t.sought, st.hash, prev, steps[i-1].Move)
 				isNew = e >= 0
 			}
-		case st.Key == t.rootKey:
+		case l.first == t.rootKey:
 			at = t.rootNode
 		default:
-			at, isNew = t.node(&st.Key, st.keyHash())
+			at, isNew = t.node(&l.first, st.hash)
 		}
 		if isNew || !slices.Contains(t.seenNodes, at) {
 			t.seenNodes = append(t.seenNodes, at)
@@ -546,7 +589,7 @@ func (t *Tree) Add(l *Line) {
 				if e < 0 {
 					e = s.addEdge(prev, m, at)
 				}
-				mover := steps[i-1].Key.Turn()
+				mover := position.Color((uint32(rootTurn) + uint32(i-1)) & 1)
 				if !counted[mover] {
 					counts[mover], counted[mover] = gameCounts(l, mover), true
 					packed[mover], packs[mover] = packSingle(&counts[mover])
@@ -556,6 +599,7 @@ func (t *Tree) Add(l *Line) {
 		}
 		prev, prevNew = at, isNew
 	}
+	t.sought.line = nil
 }
 
 // Merge adds the counts of o, a tree with the same root and depth, to t.
@@ -618,7 +662,7 @@ func (t *Tree) mergeFrom(o *Tree, n int32, b *position.Board) {
 		}
 		b.Push(ol.move)
 		k := b.Key()
-		to, te := t.nodeAfter(&k, k.Hash(), at, ol.move)
+		to, te := t.nodeAfter(t.seek(&k), k.Hash(), at, ol.move)
 		if te < 0 {
 			te = t.s.edge(at, ol.move, to)
 		}

@@ -671,7 +671,7 @@ func TestMaxNodes(t *testing.T) {
 					}
 					n := int32(uint32(slot)) - 1
 					k := tr.keyOf(n)
-					if got, _ := tr.index.find(&k, k.Hash(), tr); got != n {
+					if got, _ := tr.index.find(&sought{t: tr, key: k, known: true}, k.Hash()); got != n {
 						t.Fatalf("node %d found at %d by its key", n, got)
 					}
 					indexed++
@@ -917,7 +917,7 @@ func TestKeysMadeAgain(t *testing.T) {
 					if got := tr.keyOf(n); got != want {
 						t.Fatalf("node %d: key made again %s, walked %s", n, got.AppendFEN(nil, 0, 1), want.AppendFEN(nil, 0, 1))
 					}
-					if found, _ := tr.index.find(&want, want.Hash(), tr); found != n {
+					if found, _ := tr.index.find(&sought{t: tr, key: want, known: true}, want.Hash()); found != n {
 						t.Fatalf("node %d found at %d by its key", n, found)
 					}
 					checked++

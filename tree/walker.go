@@ -71,7 +71,9 @@ const maxStarts = 4096
 // archive) then takes nothing from the pool, which would cost two of its
 // locks a game. A line for Walk's callers always gets Steps of its own,
 // since they may copy lines.
-func (w *Walker) startSteps(l *Line, root Step) {
+func (w *Walker) startSteps(l *Line, k position.Key, h uint64) {
+	l.first = k
+	root := Step{hash: h}
 	if w.steps != nil {
 		l.root[0] = root
 		l.Steps = l.root[:1:1]
@@ -231,7 +233,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	}
 	recording := k == root
 	if recording {
-		w.startSteps(l, Step{Key: k, hash: st.hash})
+		w.startSteps(l, k, st.hash)
 	}
 	w.scan.Reset(g.Movetext(), g.MovetextLine())
 	for ply := 0; w.scan.Next(); {
@@ -262,10 +264,10 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 		switch {
 		case recording:
 			l.Steps[len(l.Steps)-1].Move = m
-			w.addStep(l, Step{Key: k, hash: k.Hash()})
+			w.addStep(l, Step{hash: k.Hash()})
 		case k == root:
 			recording = true
-			w.startSteps(l, Step{Key: k, hash: k.Hash()})
+			w.startSteps(l, k, k.Hash())
 		}
 	}
 	if !recording {
