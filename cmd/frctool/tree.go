@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -144,12 +143,6 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 	f, err := tree.NewForest(opts)
 	if err != nil {
 		return usagef(cmd, "%v", err)
-	}
-	if os.Getenv("GOGC") == "" {
-		// The trees hold no pointers, so a collection costs little
-		// however large they grow; collecting more often keeps the heap
-		// near them (a fifth less memory on a large archive).
-		defer debug.SetGCPercent(debug.SetGCPercent(25))
 	}
 	if opts.MaxNodes > 0 && opts.MaxNodes <= defaultMaxNodes {
 		// The trees fit in the budget, so the collector may be held to
