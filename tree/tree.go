@@ -495,10 +495,11 @@ func (t *Tree) keyOf(n int32) position.Key {
 
 // Step is one position of a line: the move played from it, and the
 // hash of its key, which the Walker works out beside the replay. The key
-// itself is not kept: a lookup needs it only when it meets a position of
-// the same hash, and then it follows from the line's first key and the
-// moves (Tree.lineKey). A step is 16 bytes, not 56, and every game hands
-// a dozen of them from the goroutine replaying it to the one adding it.
+// itself is not kept, so that a step takes 16 bytes: every game hands a
+// dozen steps from the goroutine replaying it to the one adding it. A
+// lookup needs a step's key only when it meets a position of the same
+// hash, and the key then follows from the line's first position and the
+// moves before the step.
 type Step struct {
 	Move position.Move // position.NullMove for the line's last position
 	hash uint64
@@ -506,7 +507,8 @@ type Step struct {
 
 // Line is what a tree needs of one game: the positions it went through
 // from the tree's root, the moves between them, and the game's result,
-// ratings and date.
+// ratings and date. Lines are made by Walker.Walk, which also records
+// the line's first position, from which its steps' positions follow.
 type Line struct {
 	// Steps are the positions from the root on, each with the move
 	// played from it; the last one's Move is position.NullMove.

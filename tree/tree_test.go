@@ -850,12 +850,31 @@ func TestKeysMadeAgain(t *testing.T) {
 		}
 		return f
 	}
+	// A root with an en passant capture to play, and games that play it
+	// and meet again two plies later.
+	epFEN := "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"
+	epStart, err := fen.Parse(epFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ep bytes.Buffer
+	for i, moves := range []string{"2. exd6 e6 3. Nf3 Nf6 4. Bb5+ c6", "2. exd6 Nf6 3. Nf3 e6 4. dxc7 Qxc7", "2. exd6 Nf6 3. Nf3 e6 4. Bb5+ c6"} {
+		fmt.Fprintf(&ep, "[Event \"ep %d\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n[Result \"*\"]\n\n%s *\n\n", i, epFEN, moves)
+	}
+	epForest, _ := build(t, ep.Bytes(), Options{Start: &epStart}, 1)
+	// The root, six positions of the first game, and four of the second
+	// (the third plays the second's moves and then the first's).
+	if epForest.Len() != 11 {
+		t.Fatalf("the en passant games make %d positions, want 11", epForest.Len())
+	}
 	tests := []struct {
 		name    string
 		forest  *Forest
 		orphans int // positions no move reaches, besides the roots
 	}{
 		{"grown", full, 0},
+		{"fixture", func() *Forest { f, _ := build(t, readFixture(t), Options{}, 1); return f }(), 0},
+		{"en passant at the root", epForest, 0},
 		{"pruned to a tenth", func() *Forest { f, _ := build(t, gen, Options{MaxNodes: full.Len() / 10}, 2); return f }(), 0},
 		{"merged from two documents", merged(t, []*Forest{half, rest}), 0},
 		{"merged into a pruned forest", func() *Forest {
