@@ -508,6 +508,14 @@ func Plies(g *pgn.Game) (int, bool) {
 			return n, true
 		}
 	}
+	return CountedPlies(g)
+}
+
+// CountedPlies returns the half-moves of the game's main line as its
+// movetext holds them (pgn.CountPlies), what Plies falls back on without
+// a PlyCount tag: none for a part of a game too large to hold at once,
+// whose moves are not all there.
+func CountedPlies(g *pgn.Game) (int, bool) {
 	if g.Partial || g.Continued {
 		return 0, false
 	}

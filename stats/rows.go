@@ -162,8 +162,8 @@ func (r *Row) derive() {
 		r.DrawRate = float64(r.Draws) / float64(n)
 		r.ScoreLow, r.ScoreHigh = Wilson(r.WhiteScore, n, Z95)
 	}
-	if r.Games > 0 {
-		r.AvgPlies = float64(r.Plies) / float64(r.Games)
+	if r.PlyGames > 0 {
+		r.AvgPlies = float64(r.Plies) / float64(r.PlyGames)
 	}
 	if r.WhiteEloGames > 0 {
 		r.AvgWhiteElo = float64(r.WhiteEloSum) / float64(r.WhiteEloGames)

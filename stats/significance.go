@@ -94,6 +94,7 @@ func (c *Counts) sub(o *Counts) {
 	c.BlackWins -= o.BlackWins
 	c.Unfinished -= o.Unfinished
 	c.Plies -= o.Plies
+	c.PlyGames -= o.PlyGames
 	c.WhiteEloSum -= o.WhiteEloSum
 	c.WhiteEloGames -= o.WhiteEloGames
 	c.BlackEloSum -= o.BlackEloSum

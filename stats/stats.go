@@ -46,7 +46,10 @@ type Counts struct {
 	BlackWins  int64
 	Unfinished int64 // "*", a missing result, or anything unreadable
 
-	Plies int64 // sum of game lengths in plies, over all Games
+	// Plies sums the lengths in plies of the PlyGames games whose length
+	// is known (fields.Plies): all but the parts of games too large to
+	// hold at once that carry no PlyCount tag.
+	Plies, PlyGames int64
 
 	WhiteEloSum, WhiteEloGames int64 // over games with a numeric WhiteElo
 	BlackEloSum, BlackEloGames int64
@@ -76,6 +79,7 @@ func (c *Counts) add(o *Counts) {
 	c.BlackWins += o.BlackWins
 	c.Unfinished += o.Unfinished
 	c.Plies += o.Plies
+	c.PlyGames += o.PlyGames
 	c.WhiteEloSum += o.WhiteEloSum
 	c.WhiteEloGames += o.WhiteEloGames
 	c.BlackEloSum += o.BlackEloSum
@@ -170,7 +174,7 @@ type Game struct {
 	Counted  bool
 	Start    startpos.Start
 	Outcome  Outcome
-	Plies    int
+	Plies    int // -1 when the length is not known (see Counts.PlyGames)
 	WhiteElo int // 0 when unknown
 	BlackElo int
 	// Group is the game's group, as Stats.GroupKey encodes it; empty
@@ -192,7 +196,8 @@ type Game struct {
 // or "0", count as no rating.
 //
 // A game too large to hold at once (pgn.Game.Partial) is counted by its
-// tags, its length from the moves of the part held.
+// tags; its length is known only from a PlyCount tag, as fields.Plies
+// has it, since its moves are not all held.
 func Examine(g *pgn.Game) Game {
 	c := startpos.Classify(g)
 	res := Game{Counted: c.Counted, Start: c.Start}
@@ -215,9 +220,14 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 	res.WhiteElo, problems = number(g, "WhiteElo", fields.Rating, 1, MaxElo, "counted as no rating", problems)
 	res.BlackElo, problems = number(g, "BlackElo", fields.Rating, 1, MaxElo, "counted as no rating", problems)
 	res.WhiteElo, res.BlackElo = max(res.WhiteElo, 0), max(res.BlackElo, 0)
+	// The length is fields.Plies', as for every command; only a number
+	// out of range is this count's to report.
 	plies, problems := number(g, "PlyCount", fields.ParsePlyCount, 0, MaxPlyCount, "the moves are counted instead", problems)
 	if plies < 0 {
-		plies = pgn.CountPlies(g.Movetext())
+		var ok bool
+		if plies, ok = fields.CountedPlies(g); !ok {
+			plies = -1
+		}
 	}
 	res.Plies = plies
 
@@ -313,7 +323,10 @@ func (s *Stats) count(g *Game) error {
 	default:
 		c.Unfinished++
 	}
-	c.Plies += int64(g.Plies)
+	if g.Plies >= 0 {
+		c.Plies += int64(g.Plies)
+		c.PlyGames++
+	}
 	if g.WhiteElo > 0 {
 		c.WhiteEloSum += int64(g.WhiteElo)
 		c.WhiteEloGames++

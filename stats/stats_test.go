@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestFixtureCounts(t *testing.T) {
 	e := 1 / (1 + math.Pow(10, -100.0/400))
 	scaled := func(x float64) int64 { return int64(math.Round(x * 1e9)) }
 	want518 := Counts{Games: 8, WhiteWins: 2, Draws: 2, BlackWins: 2, Unfinished: 2,
-		Plies:       41 + 6 + 3 + 1 + 2 + 4 + 1 + 3,
+		Plies: 41 + 6 + 3 + 1 + 2 + 4 + 1 + 3, PlyGames: 8,
 		WhiteEloSum: 2500 + 2450, WhiteEloGames: 2, BlackEloSum: 2400 + 2600, BlackEloGames: 2,
 		RatedGames: 1, RatedHalfPoints: 2, ExpectedSum: scaled(e), DiffSqSum: scaled((1 - e) * (1 - e))}
 	if s.SP[518] != want518 {
@@ -73,13 +74,13 @@ func TestFixtureCounts(t *testing.T) {
 	}
 	// SP 0: G9 1-0 PlyCount 10, Elo 2000/0; G10 1-0, 2 plies (the ; comment
 	// and the % line hold no moves).
-	want0 := Counts{Games: 2, WhiteWins: 2, Plies: 12, WhiteEloSum: 2000, WhiteEloGames: 1}
+	want0 := Counts{Games: 2, WhiteWins: 2, Plies: 12, PlyGames: 2, WhiteEloSum: 2000, WhiteEloGames: 1}
 	if s.SP[0] != want0 {
 		t.Errorf("SP 0:\n got %+v\nwant %+v", s.SP[0], want0)
 	}
 	// DFRC 0:518: G11 0-1 PlyCount 60 Elo 3000/3100; G12 1/2, 3 plies.
 	// G11: White, 100 below, expects 1 - 0.640065 and scored 0.
-	wantPair := Counts{Games: 2, Draws: 1, BlackWins: 1, Plies: 63, WhiteEloSum: 3000, WhiteEloGames: 1, BlackEloSum: 3100, BlackEloGames: 1,
+	wantPair := Counts{Games: 2, Draws: 1, BlackWins: 1, Plies: 63, PlyGames: 2, WhiteEloSum: 3000, WhiteEloGames: 1, BlackEloSum: 3100, BlackEloGames: 1,
 		RatedGames: 1, ExpectedSum: scaled(1 - e), DiffSqSum: scaled((1 - e) * (1 - e))}
 	if c := s.DFRC[Pair{0, 518}]; c == nil || *c != wantPair || len(s.DFRC) != 1 {
 		t.Errorf("DFRC: got %v, want only 0:518 = %+v", s.DFRC, wantPair)
@@ -448,26 +449,73 @@ func TestNumbersReadAsFieldsReadThem(t *testing.T) {
 }
 
 // TestPartialGame checks that a game too large to hold at once counts
-// under the start position its tags give, with the result of its tag.
+// under the start position its tags give, with the result of its tag,
+// and that its length counts only when its PlyCount tag gives it: as for
+// fields.Plies, the moves of the part held are not the game's.
 func TestPartialGame(t *testing.T) {
 	moves := strings.Repeat("1. Nf3 Nf6 2. Ng1 Ng8 ", 200)
-	data := "[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n[Result \"0-1\"]\n\n" +
-		moves + "0-1\n\n[Result \"1-0\"]\n\n1. e4 1-0\n"
-	r := pgn.NewReader(strings.NewReader(data))
-	r.MaxGameSize = 1 << 10
+	large := func(fen, result, plyCount string) string {
+		tags := "[Variant \"Chess960\"]\n[FEN \"" + fen + "\"]\n[Result \"" + result + "\"]\n"
+		if plyCount != "" {
+			tags += "[PlyCount \"" + plyCount + "\"]\n"
+		}
+		return tags + "\n" + moves + result + "\n\n"
+	}
+	const sp0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+	small := "[Result \"1-0\"]\n\n1. e4 1-0\n\n"
+	tests := []struct {
+		name     string
+		data     string
+		want0    Counts
+		avgPlies string // SP 0's avg_plies in CSV
+	}{
+		{"no PlyCount", large(sp0, "0-1", "") + small,
+			Counts{Games: 1, BlackWins: 1}, ""},
+		{"PlyCount 800", large(sp0, "0-1", "800") + small,
+			Counts{Games: 1, BlackWins: 1, Plies: 800, PlyGames: 1}, "800.0"},
+		{"one of two with PlyCount", large(sp0, "0-1", "") + large(sp0, "1-0", "801") + small,
+			Counts{Games: 2, WhiteWins: 1, BlackWins: 1, Plies: 801, PlyGames: 1}, "801.0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := pgn.NewReader(strings.NewReader(tt.data))
+			r.MaxGameSize = 1 << 10
+			var s Stats
+			if err := Run(context.Background(), r, &s, RunOptions{Jobs: 1}); err != nil {
+				t.Fatal(err)
+			}
+			if c := s.SP[0]; c != tt.want0 {
+				t.Errorf("SP 0: %+v, want %+v", c, tt.want0)
+			}
+			if c := s.SP[518]; c.Games != 1 || c.WhiteWins != 1 || c.Plies != 1 || c.PlyGames != 1 {
+				t.Errorf("SP 518: %+v, want the small game after the large ones", c)
+			}
+			lines := strings.Split(render(t, &s, Options{}, (*Report).WriteCSV), "\n")
+			col := slices.Index(strings.Split(lines[0], ","), "avg_plies")
+			if got := strings.Split(lines[1], ",")[col]; !strings.HasPrefix(lines[1], "0,") || got != tt.avgPlies {
+				t.Errorf("avg_plies of SP 0 %q in %q, want %q", got, lines[1], tt.avgPlies)
+			}
+		})
+	}
+}
+
+// TestMergeOlderDocument reads a document written before ply_games:
+// every game's length was counted then.
+func TestMergeOlderDocument(t *testing.T) {
+	doc := `{"format":"frctool-stats/1","totals":{"games":3},"rows":[{"sp":7,"games":3,"white_wins":3,"sum_plies":90}]}`
 	var s Stats
-	if err := Run(context.Background(), r, &s, RunOptions{Jobs: 1}); err != nil {
+	if _, err := s.ReadJSON(strings.NewReader(doc)); err != nil {
 		t.Fatal(err)
 	}
-	// The one warning says the game was too large to examine.
-	if got, want := s.Totals.String(), "2 games, 2 identified (2 distinct SPs), 0 DFRC, 0 other start positions, 0 unknown, 1 warnings"; got != want {
-		t.Errorf("totals %s, want %s", got, want)
+	if c := s.SP[7]; c.Plies != 90 || c.PlyGames != 3 {
+		t.Errorf("SP 7: %+v, want 90 plies over 3 games", c)
 	}
-	if c := s.SP[0]; c.Games != 1 || c.BlackWins != 1 || c.Plies <= 0 {
-		t.Errorf("SP 0: %+v, want the partial game's black win with the plies held", c)
-	}
-	if c := s.SP[518]; c.Games != 1 || c.WhiteWins != 1 || c.Plies != 1 {
-		t.Errorf("SP 518: %+v, want the small game after the partial one", c)
+	for _, bad := range []string{`"ply_games":4`, `"ply_games":-1`, `"ply_games":0`} {
+		doc := `{"format":"frctool-stats/1","totals":{"games":3},"rows":[{"sp":7,"games":3,"white_wins":3,"sum_plies":90,` + bad + `}]}`
+		var s Stats
+		if _, err := s.ReadJSON(strings.NewReader(doc)); !errors.Is(err, ErrNotStats) {
+			t.Errorf("%s: ReadJSON = %v, want ErrNotStats", bad, err)
+		}
 	}
 }
 

@@ -189,6 +189,7 @@ type jsonRow struct {
 	Significant     *bool    `json:"significant"`
 
 	SumPlies      int64 `json:"sum_plies"`
+	PlyGames      int64 `json:"ply_games"`
 	WhiteEloSum   int64 `json:"white_elo_sum"`
 	WhiteEloGames int64 `json:"white_elo_games"`
 	BlackEloSum   int64 `json:"black_elo_sum"`
@@ -260,7 +261,7 @@ func toJSON(r *Row, names []string) jsonRow {
 		WhiteScore: rounded(r.WhiteScore, 4), DrawRate: rounded(r.DrawRate, 4),
 		ScoreLow: rounded(r.ScoreLow, 4), ScoreHigh: rounded(r.ScoreHigh, 4),
 		AvgPlies: rounded(r.AvgPlies, 1), AvgWhiteElo: rounded(r.AvgWhiteElo, 1), AvgBlackElo: rounded(r.AvgBlackElo, 1),
-		SumPlies: r.Plies, WhiteEloSum: r.WhiteEloSum, WhiteEloGames: r.WhiteEloGames,
+		SumPlies: r.Plies, PlyGames: r.PlyGames, WhiteEloSum: r.WhiteEloSum, WhiteEloGames: r.WhiteEloGames,
 		BlackEloSum: r.BlackEloSum, BlackEloGames: r.BlackEloGames,
 		RatedGames: r.RatedGames, ExpectedScore: rounded(r.ExpectedScore, 4), ScoreVsExpected: rounded(r.ScoreVsExpected, 4),
 		VsExpectedLow: rounded(r.VsExpectedLow, 4), VsExpectedHigh: rounded(r.VsExpectedHigh, 4),
@@ -500,6 +501,7 @@ func (r *readRow) UnmarshalJSON(b []byte) error {
 		BlackWins     int64           `json:"black_wins"`
 		Unfinished    int64           `json:"unfinished"`
 		SumPlies      *int64          `json:"sum_plies"`
+		PlyGames      *int64          `json:"ply_games"`
 		WhiteEloSum   int64           `json:"white_elo_sum"`
 		WhiteEloGames int64           `json:"white_elo_games"`
 		BlackEloSum   int64           `json:"black_elo_sum"`
@@ -516,9 +518,14 @@ func (r *readRow) UnmarshalJSON(b []byte) error {
 	if j.SumPlies == nil {
 		return fmt.Errorf("%w: a row has no sum_plies", ErrNotStats)
 	}
+	// Documents written before ply_games counted every game's length.
+	plyGames := j.Games
+	if j.PlyGames != nil {
+		plyGames = *j.PlyGames
+	}
 	r.SP = j.SP
 	r.Counts = Counts{Games: j.Games, WhiteWins: j.WhiteWins, Draws: j.Draws, BlackWins: j.BlackWins, Unfinished: j.Unfinished,
-		Plies: *j.SumPlies, WhiteEloSum: j.WhiteEloSum, WhiteEloGames: j.WhiteEloGames, BlackEloSum: j.BlackEloSum, BlackEloGames: j.BlackEloGames,
+		Plies: *j.SumPlies, PlyGames: plyGames, WhiteEloSum: j.WhiteEloSum, WhiteEloGames: j.WhiteEloGames, BlackEloSum: j.BlackEloSum, BlackEloGames: j.BlackEloGames,
 		RatedGames: j.RatedGames, RatedHalfPoints: j.RatedHalf, ExpectedSum: j.ExpectedSum, DiffSqSum: j.DiffSqSum}
 	return nil
 }
@@ -527,6 +534,7 @@ func (r *readRow) UnmarshalJSON(b []byte) error {
 func (r *readRow) check() error {
 	c := &r.Counts
 	if c.Games < 0 || c.WhiteWins < 0 || c.Draws < 0 || c.BlackWins < 0 || c.Unfinished < 0 || c.Plies < 0 ||
+		c.PlyGames < 0 || c.PlyGames > c.Games || c.PlyGames == 0 && c.Plies > 0 ||
 		c.WhiteEloGames < 0 || c.BlackEloGames < 0 || c.WhiteEloGames > c.Games || c.BlackEloGames > c.Games {
 		return fmt.Errorf("%w: negative or impossible counts", ErrNotStats)
 	}
