@@ -347,6 +347,9 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 		if head.minGames > 1 {
 			return fmt.Errorf("%w (at least %d games a move)", ErrFiltered, head.minGames)
 		}
+		if head.depth < 1 || head.depth > MaxDepth {
+			return fmt.Errorf("%w: the document's trees hold %d plies, not 1 to %d", ErrDepth, head.depth, MaxDepth)
+		}
 		depth := f.depth
 		if len(f.trees) == 0 && f.sel == nil {
 			depth = head.depth

@@ -575,6 +575,9 @@ func TestReadJSONRefuses(t *testing.T) {
 		{"another document", `{"format":"frctool-stats/1","rows":[]}`, 0, ErrNotTree},
 		{"filtered", filtered.String(), 0, ErrFiltered},
 		{"other depth", doc, 8, ErrDepth},
+		{"depth below one", strings.Replace(doc, `"depth":12`, `"depth":-2`, 1), 0, ErrDepth},
+		{"depth of none", strings.Replace(doc, `"depth":12`, `"depth":0`, 1), 0, ErrDepth},
+		{"depth past the most", strings.Replace(doc, `"depth":12`, `"depth":201`, 1), 0, ErrDepth},
 		{"a tree twice", twice, 0, ErrDuplicated},
 		{"bad move", strings.Replace(doc, `"uci":"e2e4"`, `"uci":"e2e5"`, 1), 0, ErrBadNode},
 	}
