@@ -538,6 +538,32 @@ type AtomicFile struct {
 	// this name (a hard link when possible, so there is no moment with no
 	// file under the target's name).
 	Backup string
+	// written counts the bytes written, of which those before flushed
+	// are being written to disk already (see Write).
+	written, flushed int64
+}
+
+// writebackEvery is how much of a file is written between requests to
+// the system to start writing it to disk. Without them, Commit's fsync
+// writes all of a large output after the work is done: 0.08 to 0.16 s
+// for tree's 124 MB of CSV from the lichess-like file, on this project's
+// machine. Started as the output grows, the disk writes while the work
+// goes on, and the fsync finds little left.
+const writebackEvery = 8 << 20
+
+// startWriteback is writeback, or what a test puts in its place.
+var startWriteback = writeback
+
+// Write writes p to the file, and every writebackEvery bytes asks the
+// system to start writing them to disk.
+func (a *AtomicFile) Write(p []byte) (int, error) {
+	n, err := a.File.Write(p)
+	a.written += int64(n)
+	if a.written-a.flushed >= writebackEvery {
+		startWriteback(a.File, a.flushed, a.written-a.flushed)
+		a.flushed = a.written
+	}
+	return n, err
 }
 
 // NewAtomicFile creates the temporary file for target. A symbolic link is

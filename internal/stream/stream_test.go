@@ -137,3 +137,43 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("a broken gzip header was accepted")
 	}
 }
+
+// TestWriteback checks that a file output asks for its bytes to be
+// written to disk as it grows, a range at a time, each range once and
+// in order, and that what is committed is what was written.
+func TestWriteback(t *testing.T) {
+	type span struct{ off, n int64 }
+	var asked []span
+	startWriteback = func(_ *os.File, off, n int64) { asked = append(asked, span{off, n}) }
+	defer func() { startWriteback = writeback }()
+	name := filepath.Join(t.TempDir(), "out.pgn")
+	o, err := Create(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte("1. e4 e5 2. Nf3 *\n\n"), 5000)
+	var want bytes.Buffer
+	for want.Len() < 2*writebackEvery+writebackEvery/2 {
+		want.Write(chunk)
+		if _, err := o.Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(name)
+	if err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("committed %d bytes (%v), want the %d written", len(got), err, want.Len())
+	}
+	if len(asked) != 2 {
+		t.Fatalf("writeback asked for %v, want two ranges of %d bytes and more", asked, writebackEvery)
+	}
+	next := int64(0)
+	for _, s := range asked {
+		if s.off != next || s.n < writebackEvery {
+			t.Errorf("writeback asked for %d bytes at %d, want at least %d at %d", s.n, s.off, writebackEvery, next)
+		}
+		next = s.off + s.n
+	}
+}
