@@ -143,7 +143,7 @@ type node struct {
 	// one (a tree's root; see store.orphans). The store keeps no keys:
 	// the moves from the root to a node make its position again, which
 	// only a lookup that meets the node's slot hash needs (see
-	// Tree.hasKey), a few thousand times on an archive that adds
+	// sought.isKey), a few thousand times on an archive that adds
 	// millions of nodes. The 40 bytes of a key are a third of a node's
 	// memory, and new memory is most of what adding a node costs.
 	in int32
@@ -161,7 +161,8 @@ type store struct {
 	// (node.in -1): the trees' roots, and the positions of a JSON
 	// document that no move before them reaches.
 	orphans map[int32]position.Key
-	// probe and path are where Tree.keyOf replays a node's moves.
+	// probe and path are where Tree.keyOf and Tree.lineKey play moves
+	// again.
 	probe  position.Board
 	path   []position.Move
 	counts chunked[edge]
