@@ -202,12 +202,12 @@ type Batch struct {
 	// TagMemory, if set, holds the games' tags in place of memory of the
 	// batch's own. A program that makes the games of its batches on
 	// several goroutines (ScanPart, Build) can give each goroutine memory
-	// of its own for every batch, so that a goroutine writes tags where
-	// it wrote them before rather than where another one did: frctool's
-	// pipeline measured that about 10% faster on archives of header-only
-	// games, where making the tags is most of the work. The games' tags
-	// are valid until the batch's games are made again, or the memory is
-	// used for another batch's.
+	// of its own, so that a goroutine writes tags where it wrote them
+	// before rather than where another one did: on archives of
+	// header-only games, where making the tags is most of the work,
+	// frctool's runner is faster so. The games' tags are valid until the
+	// batch's games are made again, or the memory is used for another
+	// batch's.
 	TagMemory *TagMemory
 
 	raw      []byte

@@ -81,9 +81,10 @@ func (c *chunked[T]) truncate(n int32) {
 // table of 8-byte slots, each a key's hash (its low 32 bits) and the
 // node's index + 1, 0 for an empty slot. The hashes come with the keys
 // (the workers compute them while replaying games), and a slot's hash
-// both places it and tells other keys from its own but about one in
-// four billion, so a lookup asks whether the node is the key's only of
-// the node it finds.
+// both places it and tells all but about one key in four billion from
+// its own: a lookup asks whether a node is the position sought (which
+// plays moves again, since keys are not kept) only for a slot whose hash
+// matches.
 type index struct {
 	slots []uint64
 	n     int

@@ -430,6 +430,12 @@ func (t *Tree) seek(k *position.Key) *sought {
 	return &t.sought
 }
 
+// seekStep returns the tree's sought set to step i of line l.
+func (t *Tree) seekStep(l *Line, i int) *sought {
+	t.sought = sought{t: t, line: l, step: i}
+	return &t.sought
+}
+
 // isKey reports whether node n of the tree is the position sought.
 func (q *sought) isKey(n int32) bool {
 	if !q.known {
@@ -444,12 +450,7 @@ func (t *Tree) lineKey(l *Line, i int) position.Key {
 	if i == 0 {
 		return l.first
 	}
-	b := &t.s.probe
-	if l.first == t.rootKey {
-		b.SetBoard(&t.board)
-	} else {
-		b.SetBoard(boardOf(l.first))
-	}
+	b := t.boardAt(l.first)
 	for _, st := range l.Steps[:i] {
 		b.Push(st.Move)
 	}
@@ -457,41 +458,44 @@ func (t *Tree) lineKey(l *Line, i int) position.Key {
 }
 
 // keyOf returns the key of node n of the tree, made again by playing
-// the moves that added it and those above it, from the root or from a
-// node added without a move.
+// the moves that added it and those above it from the node added
+// without a move they start at: the root, or a document's position that
+// no move reaches. Those keep their keys (store.orphans).
 func (t *Tree) keyOf(n int32) position.Key {
-	if n == t.rootNode {
-		return t.rootKey
-	}
 	s := t.s
 	path := s.path[:0]
-	for {
-		nd := s.nodes.at(n)
-		if nd.in < 0 {
-			break
-		}
+	for nd := s.nodes.at(n); nd.in >= 0; nd = s.nodes.at(n) {
 		l := s.links.at(nd.in)
 		path = append(path, l.move)
 		n = l.from
 	}
 	s.path = path
-	b := &s.probe
-	switch k, ok := s.orphans[n]; {
-	case n == t.rootNode:
-		b.SetBoard(&t.board)
-	case !ok:
+	k, ok := s.orphans[n]
+	if !ok {
 		panic("tree: a node reached by no move has no key")
-	case len(path) == 0:
-		return k
-	default:
-		// A document's position that no move reaches: set up from its
-		// key, which holds all of the position a move needs.
-		b.SetBoard(boardOf(k))
 	}
+	if len(path) == 0 {
+		return k
+	}
+	b := t.boardAt(k)
 	for i := len(path) - 1; i >= 0; i-- {
 		b.Push(path[i])
 	}
 	return b.Key()
+}
+
+// boardAt returns the store's probe board set up at the position of k:
+// from the tree's board for its root, else from the key, which holds all
+// of the position a move needs.
+func (t *Tree) boardAt(k position.Key) *position.Board {
+	b := &t.s.probe
+	if k == t.rootKey {
+		b.SetBoard(&t.board)
+	} else {
+		b.SetBoard(boardOf(k))
+		b.SetChess960(t.chess960)
+	}
+	return b
 }
 
 // Step is one position of a line: the move played from it, and the
@@ -572,8 +576,7 @@ func (t *Tree) Add(l *Line) {
 			if e = s.findEdge(prev, steps[i-1].Move); e >= 0 {
 				at = s.links.at(e).child
 			} else {
-				t.sought = sought{t: t, line: l, step: i}
-				at, e = t.nodeAfter(&t.sought, st.hash, prev, steps[i-1].Move)
+				at, e = t.nodeAfter(t.seekStep(l, i), st.hash, prev, steps[i-1].Move)
 				isNew = e >= 0
 			}
 		case l.first == t.rootKey:
@@ -640,8 +643,7 @@ func (t *Tree) Merge(o *Tree) error {
 		k := o.keyOf(n)
 		at, _ := t.node(&k, k.Hash())
 		o.s.nodes.at(n).mark = at + 1
-		b.SetBoard(boardOf(k))
-		b.SetChess960(o.chess960)
+		b.SetBoard(o.boardAt(k))
 		t.mergeFrom(o, n, &b)
 	}
 	return nil
