@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Problems the Reader reports. They come wrapped in a *ParseError that
@@ -459,20 +460,21 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 	if g.movetext < 0 || g.movetext > n {
 		g.movetext = n
 	}
-	for _, t := range spans {
-		tag := Tag{
-			Name:  raw[t.nameStart:t.nameEnd],
-			Start: t.start,
-			End:   t.end,
-			Line:  g.Line + t.line,
-		}
+	// Filled in place rather than appended: appending stores the slice's
+	// length back into the Game once a tag.
+	tags := slices.Grow(g.Tags, len(spans))[:len(g.Tags)+len(spans)]
+	for i := range spans {
+		t := &spans[i]
+		tag := &tags[len(g.Tags)+i]
+		tag.Name = raw[t.nameStart:t.nameEnd]
 		if t.escaped {
 			tag.Value = vals[t.valStart:t.valEnd]
 		} else {
 			tag.Value = raw[t.valStart:t.valEnd]
 		}
-		g.Tags = append(g.Tags, tag)
+		tag.Start, tag.End, tag.Line = t.start, t.end, g.Line+t.line
 	}
+	g.Tags = tags
 	// Problems come nearly in input order: count lines on from the last
 	// one, so that many problems cost one pass over the game, not one each.
 	lastOff, lastLine := 0, g.Line
