@@ -2,6 +2,7 @@ package pgn
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 )
 
@@ -121,10 +122,7 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 			}
 			i = next
 		case modeMovetext:
-			for i < len(data) && movetextClass[data[i]] == clsPlain {
-				i++
-			}
-			if i == len(data) {
+			if i = movetextPlainEnd(data, i); i == len(data) {
 				break
 			}
 			switch movetextClass[data[i]] {
@@ -181,6 +179,11 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 				i++
 			}
 		case modeBrace:
+			if j := shortCommentEnd(data, i); j >= 0 {
+				i = j + 1
+				s.mode = modeMovetext
+				continue
+			}
 			j := bytes.IndexByte(data[i:], '}')
 			seg := data[i:]
 			if j >= 0 {
@@ -226,6 +229,16 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 // i, the beginning of a line. It returns where the next line starts, or
 // ok false when the line is not complete in data yet.
 func (s *scanner) headerLine(data []byte, i int, atEOF bool) (next int, ok bool) {
+	if data[i] == '[' {
+		if next := s.plainTagLine(data, i); next > 0 {
+			return next, true
+		}
+	}
+	return s.anyHeaderLine(data, i, atEOF)
+}
+
+// anyHeaderLine is headerLine's general path, for any line.
+func (s *scanner) anyHeaderLine(data []byte, i int, atEOF bool) (next int, ok bool) {
 	eol := bytes.IndexByte(data[i:], '\n')
 	if eol < 0 {
 		if !atEOF {
@@ -273,6 +286,75 @@ func (s *scanner) headerLine(data []byte, i int, atEOF bool) (next int, ok bool)
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// plainTagLine reads the line at data[i] if it is one tag pair written
+// as nearly every program writes it, `[Name "value"]` and a line end,
+// with no escape in the value, and returns where the next line starts.
+// Any other line, or one not complete in data, gives 0, and is left to
+// headerLine's general path, which reads it the same way: the point is
+// to walk such a line once, not find its end, its quotes and its
+// backslashes in three searches (FuzzPlainTagLine holds the two paths
+// together). Tag lines are most of the bytes of
+// short games.
+func (s *scanner) plainTagLine(data []byte, i int) int {
+	p := i + 1
+	for p < len(data) && nameBytes[data[p]] {
+		p++
+	}
+	nameEnd := p
+	if p == i+1 || p+1 >= len(data) || data[p] != ' ' || data[p+1] != '"' || len(s.tags) == MaxTags {
+		return 0
+	}
+	p += 2
+	valStart := p
+	p = plainValueLength(data, p)
+	if p+2 >= len(data) || data[p] != '"' || data[p+1] != ']' {
+		return 0
+	}
+	valEnd, end := p, p+2
+	switch {
+	case data[end] == '\n':
+		p = end + 1
+	case data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n':
+		p = end + 2
+	default:
+		return 0
+	}
+	// Stored field by field into the slice: a tagSpan made aside is
+	// copied in with loads that wait on its stores.
+	n := len(s.tags)
+	if n == cap(s.tags) {
+		s.tags = append(s.tags, tagSpan{})
+	}
+	s.tags = s.tags[:n+1]
+	t := &s.tags[n]
+	t.start, t.end, t.nameStart, t.nameEnd = i, end, i+1, nameEnd
+	t.valStart, t.valEnd, t.escaped, t.line = valStart, valEnd, false, s.lines
+	s.mode = modeTags
+	s.lines++
+	return p
+}
+
+// plainValueLength returns the offset of the first byte at or after p that
+// ends a value on plainTagLine's path, or len(data). It tests eight bytes
+// at a time: values are a few dozen bytes, too short for IndexByte's
+// set-up to pay, and it finds three bytes at once.
+func plainValueLength(data []byte, p int) int {
+	for ; p+8 <= len(data); p += 8 {
+		w := binary.LittleEndian.Uint64(data[p:])
+		if m := wordZeros(w^'"'*wordOnes) | wordZeros(w^'\\'*wordOnes) | wordZeros(w^'\n'*wordOnes); m != 0 {
+			return p + firstMarked(m)
+		}
+	}
+	for p < len(data) && !plainValueEnd[data[p]] {
+		p++
+	}
+	return p
+}
+
+// plainValueEnd are the bytes that end a tag value on plainTagLine's
+// path: its closing quote, or what sends the line to the general path.
+var plainValueEnd = [256]bool{'"': true, '\\': true, '\n': true}
 
 // tagPairs parses the tag pairs on one line, line[j] being '['; base is the
 // line's offset in the game. It returns rest true, with k the offset in line,

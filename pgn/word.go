@@ -1,0 +1,73 @@
+package pgn
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The scanner's inner loops look at eight bytes at a time where the runs
+// they skip are short: a tag value, the text between two clock comments,
+// a clock comment. bytes.IndexByte is faster on long runs, but its set-up
+// costs more than these runs take, and it finds one byte where they look
+// for several.
+
+const (
+	wordOnes  = 0x0101010101010101
+	wordHighs = 0x8080808080808080
+)
+
+// wordZeros marks the zero bytes of the little-endian word x by their high
+// bits. A byte above a zero byte may be marked too, from the borrow; the
+// lowest mark, the one firstMarked reads, is always right.
+func wordZeros(x uint64) uint64 { return (x - wordOnes) &^ x & wordHighs }
+
+// wordBelow marks the bytes of x below n (n at most 0x80) as wordZeros
+// marks zero bytes, with the same caveat.
+func wordBelow(x uint64, n byte) uint64 { return (x - wordOnes*uint64(n)) &^ x & wordHighs }
+
+// firstMarked returns the offset of the byte of the lowest mark.
+func firstMarked(m uint64) int { return bits.TrailingZeros64(m) / 8 }
+
+// movetextPlainEnd returns the offset of the first byte at or after i that
+// the movetext loop must look at (not clsPlain), or len(data).
+func movetextPlainEnd(data []byte, i int) int {
+	for {
+		if i = movetextMarked(data, i); i == len(data) || movetextClass[data[i]] != clsPlain {
+			return i
+		}
+		i++ // a blank below ' ', such as a tab or CR: marked, but plain
+	}
+}
+
+// movetextMarked returns the offset of the first byte at or after i that
+// is below ' ' (control bytes, the line feed among them), '{', ';' or DEL,
+// or len(data).
+func movetextMarked(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := wordBelow(w, ' ') | wordZeros(w^'{'*wordOnes) | wordZeros(w^';'*wordOnes) | wordZeros(w^0x7f*wordOnes); m != 0 {
+			return i + firstMarked(m)
+		}
+	}
+	for i < len(data) && movetextClass[data[i]] == clsPlain {
+		i++
+	}
+	return i
+}
+
+// shortCommentEnd returns the offset of the '}' that closes the comment
+// whose text starts at data[i], if it comes within a few words and before
+// any line feed; otherwise -1, and the general path decides, which looks
+// also for a comment left open before the next game.
+func shortCommentEnd(data []byte, i int) int {
+	for end := min(len(data), i+64); i+8 <= end; i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := wordZeros(w^'}'*wordOnes) | wordZeros(w^'\n'*wordOnes); m != 0 {
+			if j := i + firstMarked(m); data[j] == '}' {
+				return j
+			}
+			return -1
+		}
+	}
+	return -1
+}

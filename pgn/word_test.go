@@ -1,0 +1,86 @@
+package pgn
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// wordCases are inputs for the word-at-a-time loops, named by what they
+// exercise: marks in every byte of a word, bytes just around the ones
+// sought (where a wrong borrow would show), and high bytes.
+var wordCases = []struct{ name, data string }{
+	{"clock comments", "1. e4 { [%clk 0:10:00] } 1... d6 { [%clk 0:10:00] } 2. Qh5 *\n"},
+	{"line feed in the seventh byte", "abcdef\ngh"},
+	{"brace in the last byte of a word", "abcdefg{h"},
+	{"semicolon after a full word", "abcdefgh;comment\n"},
+	{"tab and carriage return", "e4\te5\r\nNf3 {x}"},
+	{"bytes next to the ones sought", "z|~!\x1f\x20\x21\x7e\x7f\x80{}"},
+	{"high bytes", "\xff\xfe\x80\x81 \xc3\xa9 {caf\xc3\xa9} \xef\xbb\xbf"},
+	{"control byte after a borrow", "\x00\x01\x02 abc {d}"},
+	{"comment with a line break", "{ a long comment\nover two lines }"},
+	{"comment longer than its window", "{ " + string(bytes.Repeat([]byte("x"), 100)) + " }"},
+	{"quotes and backslashes", `"a\"b" \\ "c"` + "\n"},
+	{"short", "{}"},
+	{"empty", ""},
+}
+
+// The word-at-a-time loops are held to byte-by-byte loops written here,
+// at every start offset.
+func checkWordLoops(t *testing.T, data []byte) {
+	t.Helper()
+	for i := 0; i <= len(data); i++ {
+		want := i
+		for want < len(data) && movetextClass[data[want]] == clsPlain {
+			want++
+		}
+		if got := movetextPlainEnd(data, i); got != want {
+			t.Fatalf("movetextPlainEnd(%q, %d) = %d, want %d", data, i, got, want)
+		}
+		want = i
+		for want < len(data) && data[want] != '"' && data[want] != '\\' && data[want] != '\n' {
+			want++
+		}
+		if got := plainValueLength(data, i); got != want {
+			t.Fatalf("plainValueLength(%q, %d) = %d, want %d", data, i, got, want)
+		}
+		if got := shortCommentEnd(data, i); got >= 0 {
+			close := bytes.IndexByte(data[i:], '}')
+			if close < 0 || got != i+close || bytes.IndexByte(data[i:got], '\n') >= 0 {
+				t.Fatalf("shortCommentEnd(%q, %d) = %d, but the first '}' is at %d", data, i, got, i+close)
+			}
+		}
+	}
+}
+
+func TestWordLoops(t *testing.T) {
+	for _, c := range wordCases {
+		t.Run(c.name, func(t *testing.T) { checkWordLoops(t, []byte(c.data)) })
+	}
+	// shortCommentEnd must also find the common comments, not only give
+	// no wrong answer.
+	for _, c := range []struct {
+		data  string
+		found bool
+	}{
+		{"{ [%clk 0:10:00] } 2. Qh5", true},
+		{"{ [%eval 0.17] [%clk 0:03:00] } 1... e5", true},
+		{"{}", false}, // shorter than a word: the general path's
+		{"{ a\n} x", false},
+	} {
+		want := -1
+		if c.found {
+			want = strings.IndexByte(c.data, '}')
+		}
+		if got := shortCommentEnd([]byte(c.data), 1); got != want {
+			t.Errorf("shortCommentEnd(%q, 1) = %d, want %d", c.data, got, want)
+		}
+	}
+}
+
+func FuzzWordLoops(f *testing.F) {
+	for _, c := range wordCases {
+		f.Add([]byte(c.data))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkWordLoops(t, data) })
+}
