@@ -237,18 +237,13 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 		k := len(b.Games)
 		b.Games = slicesResize(b.Games, k+1)
 		g := &b.Games[k]
-		probs := g.Problems[:0]
-		*g = Game{
-			Index:          k + 1,
-			Line:           line,
-			Offset:         off,
-			file:           p.name,
-			lonelyCR:       p.lonelyCR,
-			movetext:       s.movetext,
-			badTags:        s.badTags,
-			TagsIncomplete: s.tagsCut,
-		}
-		g.Tags, g.Problems = tags.take(len(s.tags)), probs
+		// Field by field, not as a struct literal, which is put together
+		// on the stack and copied in with wide loads that wait for its
+		// narrow stores to land.
+		g.Index, g.Line, g.Offset, g.file = k+1, line, off, p.name
+		g.Partial, g.Continued, g.TagsIncomplete, g.lonelyCR = false, false, s.tagsCut, p.lonelyCR
+		g.movetext, g.badTags = s.movetext, s.badTags
+		g.Tags, g.Problems = tags.take(len(s.tags)), g.Problems[:0]
 		buildGame(g, data[pos:pos+n], vals, s.tags, s.problems, mayHoldNUL)
 		line += bytes.Count(data[pos:pos+n], nl)
 		off += int64(n)

@@ -37,14 +37,25 @@ type Class struct {
 //   - Every other game, including one too large to hold at once (its
 //     first part holds its tags), is classified by its tags (OfGame).
 func Classify(g *pgn.Game) Class {
-	if g.Continued || (!g.HasTagSection() && pgn.IsBlank(g.Raw)) {
-		return Class{Start: unknownStart}
+	var c Class
+	ClassifyTo(&c, g)
+	return c
+}
+
+// ClassifyTo sets *c to Classify(g). A runner that classifies every game
+// of a stream into memory of its own fills it in place with ClassifyTo:
+// Classify's result, too large to stay in registers, is copied through
+// the stack, with wide loads that wait for its narrow stores to land.
+func ClassifyTo(c *Class, g *pgn.Game) {
+	switch {
+	case g.Continued || (!g.HasTagSection() && pgn.IsBlank(g.Raw)):
+		c.Counted, c.Start, c.Problems = false, unknownStart, nil
+	case !g.HasTagSection() || g.TagsIncomplete:
+		c.Counted, c.Start, c.Problems = true, unknownStart, nil
+	default:
+		c.Start, c.Problems = OfGame(g)
+		c.Counted = true
 	}
-	if !g.HasTagSection() || g.TagsIncomplete {
-		return Class{Counted: true, Start: unknownStart}
-	}
-	st, problems := OfGame(g)
-	return Class{Counted: true, Start: st, Problems: problems}
 }
 
 // Tally counts games by the kind of their start, and the problems

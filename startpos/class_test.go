@@ -3,6 +3,7 @@ package startpos
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -29,12 +30,16 @@ func TestClassify(t *testing.T) {
 		{"too many tags", manyTags + "\n*\n", 0, []string{"true unknown -1"}},
 		{"tag section over the size limit", hugeTags, 64 << 10, []string{"true unknown -1", "false unknown -1"}},
 		{"moves over the size limit: classified by its tags", hugeMoves, 64 << 10, []string{"true chess960 0", "false unknown -1", "false unknown -1", "false unknown -1"}},
+		{"a bad FEN, then a game without problems", "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1\"]\n\n*\n\n[Event \"x\"]\n\n*\n", 0, []string{"true unknown -1", "true chess960 518"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := pgn.NewReader(strings.NewReader(tt.input))
 			r.MaxGameSize = tt.max
 			var got []string
+			// ClassifyTo must leave nothing of the item before in a
+			// Class it fills again.
+			into := Class{Counted: true, Start: Start{Kind: DFRC, White: 1, Black: 2, FEN: 3}, Problems: []*pgn.ParseError{{Line: 7}}}
 			for {
 				g, err := r.Next()
 				if err == io.EOF {
@@ -44,6 +49,9 @@ func TestClassify(t *testing.T) {
 					t.Fatal(err)
 				}
 				c := Classify(g)
+				if ClassifyTo(&into, g); !reflect.DeepEqual(into, c) {
+					t.Errorf("ClassifyTo gives %+v, Classify %+v", into, c)
+				}
 				sp := c.Start.White
 				got = append(got, fmt.Sprintf("%v %v %d", c.Counted, c.Start.Kind, sp))
 			}
