@@ -313,6 +313,12 @@ func (r *Reader) scanGame() (n int, partial bool, err error) {
 		// game is cut into parts, and where, depends on the input alone,
 		// not on how much of it a read happened to bring.
 		avail := r.end - r.start
+		if r.lineEnds == lineEndsUnknown && r.err == nil && avail > 0 && r.buf[r.end-1] == '\r' {
+			// The byte after the first CR decides whether it ends the
+			// line, and mapLineEnds may then swap it: the scanner must
+			// not have passed it as another byte before.
+			avail--
+		}
 		final := r.err != nil && avail <= limit
 		n, done := r.scan.run(r.buf[r.start:r.start+min(avail, limit)], final)
 		if done {

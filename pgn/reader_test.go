@@ -408,6 +408,32 @@ func TestReaderLoneCR(t *testing.T) {
 	}
 }
 
+// TestReaderLoneCRDecidedLate: when the first CR of the input is the
+// last byte read, and the next read shows it ends the line, the game's
+// problems must not depend on where the reads fell. Here the first line
+// is longer than MaxGameSize, so the game is cut inside it, and the line
+// after the CR is a malformed tag pair.
+func TestReaderLoneCRDecidedLate(t *testing.T) {
+	input := strings.Repeat("0", 127) + "\r["
+	var want string
+	for _, rd := range readers {
+		t.Run(rd.name, func(t *testing.T) {
+			var got []string
+			for _, g := range readAll(t, input, rd.wrap, 100) {
+				got = append(got, describeGame(g))
+			}
+			if !strings.Contains(got[len(got)-1], "malformed tag pair") {
+				t.Errorf("the last part is %s, want the malformed tag pair reported", got[len(got)-1])
+			}
+			if all := strings.Join(got, "\n"); want == "" {
+				want = all
+			} else if all != want {
+				t.Errorf("games\n%s\nwant, as read another way,\n%s", all, want)
+			}
+		})
+	}
+}
+
 // TestReadBatchDeferred reads inputs in deferred batches, built only
 // after the next batch is read into another Batch (as the runner's
 // workers do), and compares every game with Next's: bytes, lines, tags
