@@ -268,29 +268,6 @@ func FuzzMovetextScanner(f *testing.F) {
 	})
 }
 
-func BenchmarkCountPlies(b *testing.B) {
-	shapes := []struct{ name, move string }{
-		{"engine comments", "%d. Nf3 {d=20, sd=30, mt=1000, pv=Nf3 Nf6 c4 e6} Nf6 {d=21, pv=Nf6 c4} "},
-		{"clocks", "%d. Nf3 { [%%clk 0:03:00] } %[1]d... Nf6 { [%%clk 0:02:58] } "},
-	}
-	for _, shape := range shapes {
-		b.Run(shape.name, func(b *testing.B) {
-			var mt bytes.Buffer
-			for i := 1; i <= 60; i++ {
-				fmt.Fprintf(&mt, shape.move, i)
-			}
-			mt.WriteString("1/2-1/2\n")
-			if n := CountPlies(mt.Bytes()); n != 120 {
-				b.Fatalf("%d plies, want 120", n)
-			}
-			b.SetBytes(int64(mt.Len()))
-			for b.Loop() {
-				CountPlies(mt.Bytes())
-			}
-		})
-	}
-}
-
 // TestMovetextLineEndings scans one movetext written with each line
 // ending: LF, CRLF and the lone CR of old Mac exports. The tokens, their
 // lines, the plies and the termination marker must not depend on it; a
