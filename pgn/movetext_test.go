@@ -3,6 +3,7 @@ package pgn
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,26 +129,119 @@ func TestMovetextScannerFirstLine(t *testing.T) {
 	}
 }
 
+// scannedPlies counts the moves of Depth 0 the scanner returns: what
+// CountPlies must count.
+func scannedPlies(movetext []byte) int {
+	var s MovetextScanner
+	s.Reset(movetext, 1)
+	n := 0
+	for s.Next() {
+		if s.Kind() == TokenMove && s.Depth() == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// lichessMovetext is a lichess game's movetext, wrapped at 80 columns.
+const lichessMovetext = "1. e4 { [%clk 0:10:00] } 1... d6 { [%clk 0:10:00] } 2. Qh5 { [%clk 0:09:18] }\n" +
+	"2... a5 { [%clk 0:09:39] } 3. Qf3 { [%clk 0:09:01] } 3... Ne8\n{ [%clk 0:02:40] } " +
+	"4. O-O-O { [%clk 0:09:01] } 4... Nh6 { [%clk 0:09:06] } 5. Qxf7# { [%clk 0:08:34] } 1-0\n\n"
+
 func TestCountPlies(t *testing.T) {
 	tests := []struct {
+		name string
 		in   string
 		want int
 	}{
-		{"", 0},
-		{"*", 0},
-		{"1. e4 *", 1},
-		{"1. e4 e5 2. Nf3 Nc6 1-0", 4},
-		{"1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 1/2-1/2", 6},
-		{"1. e4 {comment with 2. d4 d5} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6!? 0-1", 4},
-		{"1. e4 (1. d4 (1. c4 e5) d5) 1... e5 *", 2},
-		{"1. O-O 0-0 2. -- Kh8 *", 4},
-		{"; only a comment\n% and an escape e4 e5\n*", 0},
-		{"1. e4 {open comment e5 Nf3", 1},
-		{"12... Rxa1+ 13. Kd2 *", 2},
+		{"empty", "", 0},
+		{"result only", "*", 0},
+		{"one move", "1. e4 *", 1},
+		{"main line", "1. e4 e5 2. Nf3 Nc6 1-0", 4},
+		{"glued numbers", "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 1/2-1/2", 6},
+		{"glued black numbers", "1...e5 2.Nf3 2...Nc6 12...Rxa1+ 13. Kd2 *", 5},
+		{"comment, variation, NAG, glyph", "1. e4 {comment with 2. d4 d5} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6!? 0-1", 4},
+		{"nested variations", "1. e4 (1. d4 (1. c4 e5) d5) 1... e5 *", 2},
+		{"nested variations with comments", "1. e4 (1. d4 {a (b) c} d5 ({x} 1... Nf6 {y)}) 2. c4) e5 {z} *", 2},
+		{"castling with zeros and null moves", "1. O-O 0-0 2. -- Kh8 *", 4},
+		{"castling with zeros, checks and glyphs", "0-0+ 0-0-0# 0-0!? 0-0-0+?", 4},
+		{"null moves", "1. -- Z0 2. --+ -- *", 4},
+		{"line comment and escape", "; only a comment\n% and an escape e4 e5\n*", 0},
+		{"brace inside a line comment", "1. e4 ; a } or a { here\ne5 *", 2},
+		{"escape after CRLF", "1. e4\r\n% escaped e5 d5\r\n1... e5 *", 2},
+		{"escape after CRLF and blanks", "1. e4\r\n \t%escaped e5\r\nd5 *", 2},
+		{"escape after lone CR", "1. e4\r% escaped e5\r1... d5 *", 2},
+		{"percent inside a line", "1. e4 % e5 *", 2},
+		{"percent after a comment on its line", "1. e4 {x\n}% e5 *", 2},
+		{"percent first after a BOM", "\xef\xbb\xbf% escaped e4\ne5 *", 1},
+		{"open comment", "1. e4 {open comment e5 Nf3", 1},
+		{"number at a line end", "1. e4 e5 12.\nNf3 12...\nNc6 *", 4},
+		{"number at the end", "1. e4 12.", 1},
+		{"bare number", "3 Nc6 4", 1},
+		{"dots", "1. e4 ... e5 .e4", 3},
+		{"results in variations", "1. e4 (1. d4 1-0) (1. c4 *) (1. f4 1/2-1/2) e5 0-1", 2},
+		{"result glued to a move", "31. Qxf7#1-0", 1},
+		{"result then junk", "1-0x 1-0e4 0-1-- 1/2", 0},
+		{"NAGs", "1. e4 $1 $14 $ e5$2 Nf3$ 2$3 *", 3},
+		{"glued parentheses", "1. e4(1. d4)e5(e6(f6)) Nf3)", 3},
+		{"unbalanced close", ") e4 )) e5 (d4", 2},
+		{"non-ASCII in comments", "1. e4 {Ça va – très bien ±} e5 {€} 2. Nf3 *", 3},
+		{"figurines and symbols", "1. \xe2\x99\x98f3 \xc2\xb1 \xe2\x88\x9e e5\xc2\xb1 *", 2},
+		{"non-ASCII in a move", "Nf3\xc2\xb1 e5 exd5\xe2\x80\xa6 d6", 4},
+		{"control bytes in moves", "e4\x00 e5\x01x Nf3\x1fNc6 Bb5\x1a", 4},
+		{"blanks", "e4\te5\vNf3\fNc6\rBb5\x1aa6", 6},
+		{"long words", "Nbxd7+!?!? exd8=Q+!! abcdefghijklmnop Qh5xf7xg8#", 4},
+		{"words glued to comments", "e4{x}e5{ [%clk 0:10:00] }Nf3{y}", 3},
+		{"words glued to line comments", "e4;x\ne5;y", 2},
+		{"clock comments", "e4 { [%clk 0:10:00] } e5 { [%clk 0:10:00] }\nNf3 { [%clk 0:09:58] }Nc6", 4},
+		{"clock comment cut short", "e4 { [%clk 0:10:00] }", 1},
+		{"clock comment with a brace inside", "e4 { [%clk 0:1}:00] } e5 { [%clk }:10:00] } d4 } e4", 4},
+		{"clock comment closed early", "e4 { [%clk }Nf3 d5] } e5", 4},
+		{"clock comment not closed at its end", "e4 { [%clk 0:10:00]  } e5 { [%clk 0:10:00] x} d4 *", 3},
+		{"short comments", "e4 {+0.31/11 0.30s} e5 {-0.12/1 0.1s} Nf3 {} Nc6 {1234567}Bb5 {12345678}a6 {123456789012345}O-O *", 7},
+		{"comments of 16 and 17 bytes", "e4 {12345678901234} e5 {123456789012345} Nf3 {1234567890123456} Nc6 *", 4},
+		{"lichess", lichessMovetext, 9},
+		{"lichess with CRLF", strings.ReplaceAll(lichessMovetext, "\n", "\r\n"), 9},
+		{"bom", "\xef\xbb\xbf1. e4 e5 *", 2},
+		{"broken bom", "\xef\xbb1. e4 e5 *", 2},
 	}
 	for _, tt := range tests {
-		if got := CountPlies([]byte(tt.in)); got != tt.want {
-			t.Errorf("CountPlies(%q) = %d, want %d", tt.in, got, tt.want)
+		t.Run(tt.name, func(t *testing.T) {
+			in := []byte(tt.in)
+			if got := scannedPlies(in); got != tt.want {
+				t.Fatalf("the scanner finds %d moves in %q, the test wants %d", got, tt.in, tt.want)
+			}
+			if got := CountPlies(in); got != tt.want {
+				t.Errorf("CountPlies(%q) = %d, want %d", tt.in, got, tt.want)
+			}
+			// CountPlies reads ahead up to 19 bytes: the movetext cut
+			// anywhere must count as the scanner does.
+			for k := range in {
+				if got, want := CountPlies(in[:k]), scannedPlies(in[:k]); got != want {
+					t.Errorf("CountPlies(%q) = %d, the scanner finds %d", in[:k], got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestCountPliesPieces holds CountPlies to the scanner on movetext made of
+// random pieces of PGN: byte-level fuzzing rarely writes a whole clock
+// comment or a move number glued to a move, which CountPlies reads in
+// ways of its own.
+func TestCountPliesPieces(t *testing.T) {
+	pieces := []string{" ", " ", " ", "\n", "\r\n", "\r", "\t", "1.", "12.", "1...", "...", ".", "e4", "Nf3", "exd8=Q+", "O-O-O",
+		"0-0", "0-0-0+", "--", "Z0", "{", "}", "(", ")", ";", "%", "$", "$12", "1-0", "0-1", "1/2-1/2", "*", "!", "?!", "+",
+		"\xc2\xb1", "\xe2\x99\x98f3", "\xef\xbb\xbf", "{ [%clk 0:10:00] }", "{ [%clk ", "{+0.31/11 0.30s}", "abcdefgh",
+		"x", "5", "\x00", "\x1a", "\f", "-", "#", "é", "12.e4", "1-0e4", "e4.e5"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 50000 {
+		var in []byte
+		for range r.IntN(40) {
+			in = append(in, pieces[r.IntN(len(pieces))]...)
+		}
+		if got, want := CountPlies(in), scannedPlies(in); got != want {
+			t.Fatalf("CountPlies(%q) = %d, the scanner finds %d", in, got, want)
 		}
 	}
 }
@@ -234,7 +328,8 @@ func TestMovetextScannerAllocs(t *testing.T) {
 // in order without overlap and point into the input, that depths stay
 // balanced, and that CountPlies agrees with the tokens.
 func FuzzMovetextScanner(f *testing.F) {
-	for _, s := range []string{"1. e4 e5 1-0", "1. e4 (1. d4 {x} d5) *", "e4!? $1 ; c\n% e\n", "{open", ")(", "12...e5"} {
+	for _, s := range []string{"1. e4 e5 1-0", "1. e4 (1. d4 {x} d5) *", "e4!? $1 ; c\n% e\n", "{open", ")(", "12...e5",
+		lichessMovetext, "1. d4 {+0.13/12 0.29s} d5 {-0.17/15 0.30s} 2. c3 {+0.22/13 0.28s}\nNb6 *"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
