@@ -3,7 +3,6 @@ package pgn
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"strconv"
 )
 
@@ -424,29 +423,23 @@ func CountPlies(movetext []byte) int {
 				// blank and none before it is another byte that ends
 				// words: '$', '(', ')', ';', '{' or '}' (wordEnd). Longer
 				// words, words glued to a comment or a parenthesis and
-				// control bytes are left to the switch. As in zeroBytes,
+				// control bytes are left to the switch. As in wordZeros,
 				// only the lowest mark of each test is sure, and only
 				// lowest marks are used.
 				if len(b)-i < 9 {
 					break common
 				}
 				w := binary.LittleEndian.Uint64(b[i+1 : i+9])
-				blank := (w - '!'*lowBits) &^ w & highBits // ASCII bytes below '!'
-				x := w ^ ('$' * lowBits)
-				other := (x - lowBits) &^ x
-				x = w ^ ('(' * lowBits)
-				other |= (x - 2*lowBits) &^ x // '(' and ')'
-				x = w ^ (';' * lowBits)
-				other |= (x - lowBits) &^ x
-				x = w ^ ('{' * lowBits)
-				other |= (x - lowBits) &^ x
-				x = w ^ ('}' * lowBits)
-				other |= (x - lowBits) &^ x
-				other &= highBits
+				blank := wordBelow(w, '!') // ASCII bytes below '!'
+				other := wordZeros(w^'$'*wordOnes) |
+					wordBelow(w^'('*wordOnes, 2) | // '(' and ')'
+					wordZeros(w^';'*wordOnes) |
+					wordZeros(w^'{'*wordOnes) |
+					wordZeros(w^'}'*wordOnes)
 				if blank == 0 || other&(blank&-blank-1) != 0 { // none, or another before it
 					break common
 				}
-				k := bits.TrailingZeros64(blank) / 8
+				k := firstMarked(blank)
 				if spaceBits>>(w>>(8*k)&0x3f)&1 == 0 {
 					break common // a control byte
 				}
@@ -489,7 +482,7 @@ func CountPlies(movetext []byte) int {
 				if len(b)-i >= 19 {
 					c := b[i : i+19]
 					if binary.LittleEndian.Uint64(c) == clockComment && c[16] == ' ' && c[17] == '}' &&
-						zeroBytes(binary.LittleEndian.Uint64(c[8:16])^('}'*lowBits)) == 0 {
+						wordZeros(binary.LittleEndian.Uint64(c[8:16])^'}'*wordOnes) == 0 {
 						i += 18
 						if IsSpace(c[18]) {
 							i++
@@ -502,14 +495,14 @@ func CountPlies(movetext []byte) int {
 				// matches do ("{+0.31/11 0.30s}").
 				if len(b)-i >= 17 {
 					c := b[i+1 : i+17]
-					m0 := zeroBytes(binary.LittleEndian.Uint64(c[0:8]) ^ ('}' * lowBits))
-					m1 := zeroBytes(binary.LittleEndian.Uint64(c[8:16]) ^ ('}' * lowBits))
+					m0 := wordZeros(binary.LittleEndian.Uint64(c[0:8]) ^ '}'*wordOnes)
+					m1 := wordZeros(binary.LittleEndian.Uint64(c[8:16]) ^ '}'*wordOnes)
 					if m0 != 0 {
-						i += 1 + bits.TrailingZeros64(m0)/8 + 1
+						i += 1 + firstMarked(m0) + 1
 						continue
 					}
 					if m1 != 0 {
-						i += 1 + 8 + bits.TrailingZeros64(m1)/8 + 1
+						i += 1 + 8 + firstMarked(m1) + 1
 						continue
 					}
 				}
@@ -622,28 +615,13 @@ func atLineStart(b []byte, first, i int) bool {
 	return true
 }
 
-// Eight bytes at a time: CountPlies reads movetext eight bytes to a word,
-// the first byte lowest (binary.LittleEndian), and looks for bytes in all
-// eight at once.
-const (
-	lowBits  = 0x0101010101010101 // 1 in each byte
-	highBits = 0x8080808080808080 // the high bit of each byte
-
-	// spaceBits has bit c set for each blank c (IsSpace), all below 64.
-	spaceBits uint64 = 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r' | 1<<0x1a | 1<<' '
-)
+// spaceBits has bit c set for each blank c (IsSpace), all below 64:
+// CountPlies tells a blank from a control byte with it.
+const spaceBits uint64 = 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r' | 1<<0x1a | 1<<' '
 
 // clockComment is the first eight bytes of lichess's clock comments,
-// "{ [%clk ", as a word.
+// "{ [%clk ", as a little-endian word (see word.go).
 const clockComment = '{' | ' '<<8 | '['<<16 | '%'<<24 | 'c'<<32 | 'l'<<40 | 'k'<<48 | ' '<<56
-
-// zeroBytes marks with its high bit each zero byte of w; w^(c*lowBits)
-// has a zero byte wherever w has the byte c. Only the lowest mark is sure:
-// the borrow from a zero byte may mark the byte above it as well, which
-// does not matter to callers that look for the first such byte.
-func zeroBytes(w uint64) uint64 {
-	return (w - lowBits) &^ w & highBits
-}
 
 // Byte classes of CountPlies.
 const (

@@ -5,11 +5,12 @@ import (
 	"math/bits"
 )
 
-// The scanner's inner loops look at eight bytes at a time where the runs
-// they skip are short: a tag value, the text between two clock comments,
-// a clock comment. bytes.IndexByte is faster on long runs, but its set-up
-// costs more than these runs take, and it finds one byte where they look
-// for several.
+// The scanner's inner loops and CountPlies look at eight bytes at a time
+// where the runs they skip are short: a tag value, a move, the text
+// between two clock comments, a clock comment. bytes.IndexByte is faster
+// on long runs, but its set-up costs more than these runs take, and it
+// finds one byte where they look for several. A word is read little-endian
+// (binary.LittleEndian), so that its first byte is its lowest.
 
 const (
 	wordOnes  = 0x0101010101010101
