@@ -4,15 +4,16 @@
 // positions 0..959 and is the world standard: standard chess is SP 518.
 // ChessBase's Fritz 9 numbers them 1..960 by another rule: standard chess is
 // Fritz9 359. Both are pure arithmetic over the placement of the bishops,
-// knights and queen; this package implements both directions of both schemes
-// and precomputes the 960 arrangements so that every conversion is a table
-// look-up that allocates nothing.
+// knights and queen; this package implements both directions of both schemes.
+// The 960 arrangements and their numbers are tables compiled into the
+// program, so that no conversion allocates and start-up computes nothing.
 //
 // A [Rank] is White's back rank from a1 to h1. Black's rank in a Chess960
 // start position mirrors it; see package fen for whole positions.
 package numbering
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -62,18 +63,14 @@ func (e *RankError) Unwrap() error { return e.Err }
 
 // pieceLetter maps an English or German piece letter, in either case, to the
 // English upper-case letter; 0 means the letter is not a piece of a back rank.
-var pieceLetter = func() (t [256]byte) {
-	for _, p := range []struct{ from, to string }{
-		{"RNBQK", "RNBQK"}, // English
-		{"TSLDK", "RNBQK"}, // German: Turm, Springer, Läufer, Dame, König
-	} {
-		for i := range p.from {
-			t[p.from[i]] = p.to[i]
-			t[p.from[i]|0x20] = p.to[i]
-		}
-	}
-	return t
-}()
+// A literal, not a loop, so that the compiler lays it out and start-up does
+// nothing.
+var pieceLetter = [256]byte{
+	'R': 'R', 'N': 'N', 'B': 'B', 'Q': 'Q', 'K': 'K', // English
+	'r': 'R', 'n': 'N', 'b': 'B', 'q': 'Q', 'k': 'K',
+	'T': 'R', 'S': 'N', 'L': 'B', 'D': 'Q', // German: Turm, Springer, Läufer, Dame, König
+	't': 'R', 's': 'N', 'l': 'B', 'd': 'Q',
+}
 
 // ParseRank reads a back rank written as eight letters from a to h, in any
 // case, with English (RNBQKBNR) or German (TSLDKLST) piece letters. The error
@@ -149,9 +146,8 @@ func (r Rank) check() *RankError {
 	return nil
 }
 
-// valid is Check without the error: it allocates nothing, so that SP and
-// Fritz9 can be asked of any eight squares, as FEN readers do for every
-// position they see.
+// valid is Check without the error, which codes needs to be asked of
+// any eight squares without allocating.
 func (r Rank) valid() bool {
 	var n [256]uint8
 	king, rooks, rook1, bishopColours := -1, 0, -1, 0
@@ -230,7 +226,14 @@ func (r Rank) Black() string { return strings.ToLower(r.String()) }
 // SP returns the Scharnagl number of r, 0..959, or -1 if r is not a legal
 // arrangement.
 func (r Rank) SP() int {
-	if sp, ok := spOfRank[r]; ok {
+	// A perfect hash of the eight bytes picks the only number r can have
+	// (see numbers.go), and the rank of that number says whether r has
+	// it. This is a few times faster than a map, or than checking the
+	// rules and reading the number off the placement, and the tables are
+	// compiled in rather than built at start-up.
+	h := binary.LittleEndian.Uint64(r[:]) * spHashMultiplier
+	sp := spOfSlot[(h>>32^uint64(spDisplacement[h>>56]))%uint64(len(spOfSlot))]
+	if bySP[sp] == r {
 		return int(sp)
 	}
 	return -1
@@ -239,13 +242,15 @@ func (r Rank) SP() int {
 // Fritz9 returns the Fritz 9 number of r, 1..960, or -1 if r is not a legal
 // arrangement.
 func (r Rank) Fritz9() int {
-	if sp, ok := spOfRank[r]; ok {
+	if sp := r.SP(); sp >= 0 {
 		return int(fritz9OfSP[sp])
 	}
 	return -1
 }
 
-// encodeSP and encodeFritz9 compute the numbers SP and Fritz9 look up.
+// encodeSP and encodeFritz9 compute the numbers from the rules, step by
+// step: the reference that SP and the tables in numbers.go are tested
+// against.
 func (r Rank) encodeSP() int {
 	code, ok := r.codes()
 	if !ok {
@@ -392,32 +397,6 @@ func decodeFritz9(f int) Rank {
 	return r
 }
 
-// The 960 arrangements, computed once so that conversions are look-ups.
-var (
-	bySP       [Count]Rank
-	byFritz9   [Count + 1]Rank // index 0 unused
-	fritz9OfSP [Count]uint16
-	spOfFritz9 [Count + 1]uint16
-	// A look-up by the whole rank is several times faster than reading
-	// the codes off it, and identifying starts does it for every game.
-	spOfRank = make(map[Rank]uint16, Count)
-)
-
-func init() {
-	for sp := 0; sp < Count; sp++ {
-		r := decodeSP(sp)
-		f := r.encodeFritz9()
-		if r.encodeSP() != sp || f < 1 || f > Count {
-			panic(fmt.Sprintf("numbering: SP %d decodes to %s, which encodes to SP %d, Fritz9 %d", sp, r, r.encodeSP(), f))
-		}
-		spOfRank[r] = uint16(sp)
-		bySP[sp] = r
-		fritz9OfSP[sp] = uint16(f)
-		spOfFritz9[f] = uint16(sp)
-		byFritz9[f] = r
-	}
-}
-
 // NormalizeSP maps a Scharnagl number given as 0..959 or 1..960 to 0..959:
 // n mod 960, so 960 is SP 0 and every other number is unchanged.
 func NormalizeSP(n int) (int, error) {
@@ -441,7 +420,7 @@ func FromFritz9(n int) (Rank, error) {
 	if n < 1 || n > Count {
 		return Rank{}, fmt.Errorf("Fritz9 number %d: %w (1..960)", n, ErrRange)
 	}
-	return byFritz9[n], nil
+	return bySP[spOfFritz9[n]], nil
 }
 
 // SPToFritz9 converts a Scharnagl number (0..959, or 960 for 0) to Fritz9's.
