@@ -125,16 +125,16 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game, c *startpos.Class) ([]byte, 
 	}
 	switch st.Kind {
 	case startpos.Chess960:
-		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: spText[st.White], After: "FEN"})
+		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: numberText[st.White], After: "FEN"})
 		if !o.NoFritz9 {
 			f, _ := numbering.SPToFritz9(st.White)
-			edits = append(edits, pgn.Edit{Name: o.Fritz9Tag, Value: fritz9Text[f], After: fritzAfter})
+			edits = append(edits, pgn.Edit{Name: o.Fritz9Tag, Value: numberText[f], After: fritzAfter})
 		}
 	case startpos.DFRC:
-		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: spText[st.White] + ":" + spText[st.Black], After: "FEN"})
+		edits = append(edits, pgn.Edit{Name: o.SPTag, Value: numberText[st.White] + ":" + numberText[st.Black], After: "FEN"})
 		if !o.NoFritz9 {
 			fw, fb, _ := st.Fritz9()
-			edits = append(edits, pgn.Edit{Name: o.Fritz9Tag, Value: fritz9Text[fw] + ":" + fritz9Text[fb], After: fritzAfter})
+			edits = append(edits, pgn.Edit{Name: o.Fritz9Tag, Value: numberText[fw] + ":" + numberText[fb], After: fritzAfter})
 		}
 	default:
 		// Not a Chess960 array: a tag from an earlier run is stale.
@@ -191,18 +191,6 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game, c *startpos.Class) ([]byte, 
 	return dst, res
 }
 
-// The numbers as tag values, made once so that tagging a game allocates
-// nothing.
-var spText, fritz9Text = func() (sp [numbering.Count]string, f9 [numbering.Count + 1]string) {
-	for i := range sp {
-		sp[i] = strconv.Itoa(i)
-	}
-	for i := 1; i < len(f9); i++ {
-		f9[i] = strconv.Itoa(i)
-	}
-	return sp, f9
-}()
-
 // editable says whether a game's movetext can take a comment: after an
 // unterminated comment or binary bytes nobody knows where its moves end,
 // and the game must pass through as it is.
@@ -218,8 +206,8 @@ func editable(g *pgn.Game) bool {
 // itoa is strconv.Itoa without an allocation for the numbers of start
 // positions and the lengths of nearly all games.
 func itoa(n int) string {
-	if n >= 0 && n < len(spText) {
-		return spText[n]
+	if n >= 0 && n < len(numberText) {
+		return numberText[n]
 	}
 	return strconv.Itoa(n)
 }
