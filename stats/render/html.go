@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/stats"
@@ -16,13 +17,15 @@ import (
 // The page is one file with everything inline, CSS and the chart as SVG,
 // so that it can be mailed or archived and opened with no network. The
 // back-rank diagrams are Unicode chess glyphs on CSS squares: no images
-// and no web fonts.
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	// Column names may break after an underscore, keeping the table narrow.
-	"breakable": func(s string) template.HTML {
-		return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(s), "_", "_<wbr>")) //nolint:gosec // escaped first
-	},
-}).Parse(`<!DOCTYPE html>
+// and no web fonts. It is parsed on first use, not at start-up, which
+// every command would pay for.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		// Column names may break after an underscore, keeping the table narrow.
+		"breakable": func(s string) template.HTML {
+			return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(s), "_", "_<wbr>")) //nolint:gosec // escaped first
+		},
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -98,6 +101,7 @@ h2.group { border-top: 2px solid #dde2e6; padding-top: 1rem; }
 {{end}}</tbody>
 </table></div>{{end}}
 `))
+})
 
 // htmlRow is a table row as the page shows it.
 type htmlRow struct {
@@ -224,7 +228,7 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 		page.Groups = append(page.Groups, g)
 	}
 	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, page); err != nil {
+	if err := pageTemplate().Execute(&b, page); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
 	_, err := w.Write(b.Bytes())
@@ -253,14 +257,27 @@ func htmlRowOf(r *stats.Row) htmlRow {
 	return h
 }
 
-// glyphs maps a piece letter to its white and black chess symbols, each
-// followed by U+FE0E, which asks for the text form rather than an emoji.
-var glyphs = map[byte][2]string{
-	'K': {"\u2654\ufe0e", "\u265a\ufe0e"},
-	'Q': {"\u2655\ufe0e", "\u265b\ufe0e"},
-	'R': {"\u2656\ufe0e", "\u265c\ufe0e"},
-	'B': {"\u2657\ufe0e", "\u265d\ufe0e"},
-	'N': {"\u2658\ufe0e", "\u265e\ufe0e"},
+// glyphs holds the white and black chess symbols of the pieces of
+// glyphLetters, each followed by U+FE0E, which asks for the text form
+// rather than an emoji. An array, not a map, so that the compiler lays it
+// out and start-up builds nothing.
+const glyphLetters = "KQRBN"
+
+var glyphs = [len(glyphLetters)][2]string{
+	{"\u2654\ufe0e", "\u265a\ufe0e"},
+	{"\u2655\ufe0e", "\u265b\ufe0e"},
+	{"\u2656\ufe0e", "\u265c\ufe0e"},
+	{"\u2657\ufe0e", "\u265d\ufe0e"},
+	{"\u2658\ufe0e", "\u265e\ufe0e"},
+}
+
+// glyph returns the symbol of piece letter p for side (0 White, 1 Black),
+// or "" for a letter that is no piece.
+func glyph(p byte, side int) string {
+	if i := strings.IndexByte(glyphLetters, p); i >= 0 {
+		return glyphs[i][side]
+	}
+	return ""
 }
 
 // board writes a back rank as eight squares, a to h. White's first rank
@@ -276,7 +293,7 @@ func board(b *bytes.Buffer, rank numbering.Rank, black bool) {
 		if (i%2 == 0) == firstDark {
 			class = "d"
 		}
-		fmt.Fprintf(b, `<span class="%s">%s</span>`, class, glyphs[p][side])
+		fmt.Fprintf(b, `<span class="%s">%s</span>`, class, glyph(p, side))
 	}
 	b.WriteString(`</span>`)
 }
