@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // Key identifies a position the way the repetition rule does: the pieces
@@ -90,6 +91,7 @@ func (k Key) AppendFEN(dst []byte, halfMove, fullMove int) []byte {
 	// branch on what a square holds: on the positions of real games, the
 	// branches of a square-by-square loop guess wrong often enough to
 	// cost more than all the rest.
+	fenTables.Do(buildFENTables)
 	n := len(dst)
 	dst = slices.Grow(dst, fenRanksMax)
 	b := (*[fenRanksMax]byte)(dst[n : n+fenRanksMax])
@@ -164,68 +166,74 @@ func appendCounter(dst []byte, n int) []byte {
 // an index with it proves it in range.
 const fenRanksMax = 128
 
-// fenMask maps a rank's byte of a plane to a word with, in byte f, 0xff
-// where file f has the bit.
-var fenMask = func() (t [256]uint64) {
-	for x := range t {
+// The tables AppendFEN writes through, filled by buildFENTables on the
+// first call rather than at start-up, which every program importing the
+// package would pay for.
+var (
+	// fenMask maps a rank's byte of a plane to a word with, in byte f,
+	// 0xff where file f has the bit.
+	fenMask [256]uint64
+	// fenANF writes the letter of a piece type (1..6, bit i from a key's
+	// plane i) as an exclusive or of the products of its bits: letter(t)
+	// is the exclusive or of fenANF[s] over the s whose bits t all has,
+	// so a word of eight types gives eight letters at once. Each entry
+	// holds its byte in every byte of the word.
+	fenANF [8]uint64
+	// fenDigits, fenPos and fenRankLen give, per occupancy of a rank, the
+	// rank's FEN with the digits of its empty runs in place (the letters'
+	// places hold anything), the place of each file's letter in it (for
+	// an empty file, 15: past the rank), and its length.
+	fenDigits  [256]uint64
+	fenPos     [256][8]uint8
+	fenRankLen [256]uint8
+	// fenCastling is the castling field's letters per byte of a key's
+	// rook files: White's 256 first, then Black's, each from the h-file
+	// down.
+	fenCastling [512]string
+
+	fenTables sync.Once
+)
+
+func buildFENTables() {
+	for x := range fenMask {
 		for f := range 8 {
-			t[x] |= uint64(x>>f&1) * 0xff << (8 * f)
+			fenMask[x] |= uint64(x>>f&1) * 0xff << (8 * f)
 		}
 	}
-	return t
-}()
 
-// fenANF writes the letter of a piece type (1..6, bit i from a key's
-// plane i) as an exclusive or of the products of its bits: letter(t) is
-// the exclusive or of fenANF[s] over the s whose bits t all has, so a
-// word of eight types gives eight letters at once. Each entry holds its
-// byte in every byte of the word.
-var fenANF = func() (c [8]uint64) {
 	const letters = "\x00PNBRQK\x00"
-	for s := range c {
+	for s := range fenANF {
 		var x byte
 		for t := range 8 {
 			if t&^s == 0 {
 				x ^= letters[t]
 			}
 		}
-		c[s] = uint64(x) * 0x0101010101010101
+		fenANF[s] = uint64(x) * 0x0101010101010101
 	}
-	return c
-}()
 
-// fenDigits, fenPos and fenRankLen give, per occupancy of a rank, the
-// rank's FEN with the digits of its empty runs in place (the letters'
-// places hold anything), the place of each file's letter in it (for an
-// empty file, 15: past the rank), and its length.
-var fenDigits, fenPos, fenRankLen = func() (digits [256]uint64, pos [256][8]uint8, ln [256]uint8) {
-	for occ := range digits {
+	for occ := range fenDigits {
 		empty := 0
 		run := func() {
 			if empty > 0 {
-				digits[occ] |= uint64('0'+empty) << (8 * ln[occ])
-				ln[occ]++
+				fenDigits[occ] |= uint64('0'+empty) << (8 * fenRankLen[occ])
+				fenRankLen[occ]++
 				empty = 0
 			}
 		}
 		for f := range 8 {
 			if occ>>f&1 == 0 {
 				empty++
-				pos[occ][f] = 15
+				fenPos[occ][f] = 15
 				continue
 			}
 			run()
-			pos[occ][f] = ln[occ]
-			ln[occ]++
+			fenPos[occ][f] = fenRankLen[occ]
+			fenRankLen[occ]++
 		}
 		run()
 	}
-	return digits, pos, ln
-}()
 
-// fenCastling is the castling field's letters per byte of a key's rook
-// files: White's 256 first, then Black's, each from the h-file down.
-var fenCastling = func() (t [512]string) {
 	for side, a := range [...]byte{'A', 'a'} {
 		for x := range 256 {
 			var s []byte
@@ -234,8 +242,7 @@ var fenCastling = func() (t [512]string) {
 					s = append(s, a+byte(f))
 				}
 			}
-			t[256*side+x] = string(s)
+			fenCastling[256*side+x] = string(s)
 		}
 	}
-	return t
-}()
+}
