@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/frctool/frctool/fields"
@@ -206,13 +207,14 @@ func tagRating(slot int) func(x *row, c *cell) {
 }
 
 // ranks holds the 960 back ranks, so that a row points at its rank's
-// letters without allocating.
-var ranks = func() (r [numbering.Count][8]byte) {
+// letters without allocating; made on first use rather than at start-up.
+var ranks = sync.OnceValue(func() *[numbering.Count][8]byte {
+	var r [numbering.Count][8]byte
 	for sp := range r {
 		r[sp], _ = numbering.FromSP(sp)
 	}
-	return r
-}()
+	return &r
+})
 
 var kindNames = func() (k [4][]byte) {
 	for i := range k {
@@ -246,7 +248,7 @@ func rankColumn(side int) func(x *row, c *cell) {
 			c.null = true
 			return
 		}
-		c.s, c.utf8 = ranks[sp][:], true
+		c.s, c.utf8 = ranks()[sp][:], true
 	}
 }
 

@@ -18,6 +18,7 @@ package replay
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/frctool/frctool/fen"
@@ -125,11 +126,12 @@ type line struct {
 // New returns a Replayer for the options.
 func New(opts Options) *Replayer { return &Replayer{opts: opts} }
 
-// standard is the standard chess start, for games without a FEN tag.
-var standard = func() fen.Position {
+// standard is the standard chess start, for games without a FEN tag,
+// set up on first use rather than at start-up.
+var standard = sync.OnceValue(func() fen.Position {
 	r, _ := numbering.FromSP(numbering.StandardSP)
 	return fen.StartPosition(r, r)
-}()
+})
 
 // Why a game has no known start when its tags do not say.
 var (
@@ -160,7 +162,7 @@ func (r *Replayer) SetUp(g *pgn.Game, st startpos.Start) (line int, err error) {
 		}
 		return g.Line, startpos.ErrNoFEN
 	}
-	p := standard
+	p := standard()
 	if st.FEN >= 0 {
 		tag := &g.Tags[st.FEN]
 		line = tag.Line

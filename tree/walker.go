@@ -151,11 +151,12 @@ func (f *Forest) NewWalker() *Walker {
 	return &Walker{depth: f.depth, sel: f.sel}
 }
 
-// standard is the standard start, for games without a FEN tag.
-var standard = func() fen.Position {
+// standard is the standard start, for games without a FEN tag, set up on
+// first use rather than at start-up.
+var standard = sync.OnceValue(func() fen.Position {
 	r, _ := numbering.FromSP(numbering.StandardSP)
 	return fen.StartPosition(r, r)
-}()
+})
 
 // nullMove is why a null move fails: a game cannot pass the turn.
 const nullMove = "a null move can stand in a variation, not in the game"
@@ -183,7 +184,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 		st = w.starts[string(tag)]
 	}
 	if st == nil {
-		p := standard
+		p := standard()
 		if tag != nil {
 			var err error
 			if p, err = fen.ParseBytes(tag); err != nil {
