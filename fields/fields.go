@@ -156,18 +156,20 @@ var derived = [numIDs]info{
 	dateID:      {"date", TypeDate, "the Date tag, or UTCDate when Date has no year", nil},
 	baseID:      {"base", TypeNumber, "initial clock time in seconds, from TimeControl", nil},
 	incrementID: {"increment", TypeNumber, "increment a move in seconds, from TimeControl", nil},
-	speedID:     {"speed", TypeText, "ultrabullet, bullet, blitz, rapid, classical or correspondence", speedNames[UltraBullet:]},
+	speedID:     {"speed", TypeText, "ultrabullet, bullet, blitz, rapid, classical or correspondence", []string{"ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence"}},
 	resultID:    {"result", TypeText, "the result: the Result tag, else the marker ending the moves", nil},
 	botID:       {"bot", TypeBool, "true when WhiteTitle or BlackTitle is BOT", []string{"true", "false"}},
 }
 
-// kindText holds the kinds' names as bytes for Value.Text.
-var kindText = func() (t [4][]byte) {
-	for k := range t {
-		t[k] = []byte(startpos.Kind(k).String())
-	}
-	return t
-}()
+// kindText holds the kinds' names as bytes for Value.Text. Written out,
+// like speedText and the values of kind and speed in derived, so that
+// start-up does nothing; TestNamesAsText holds them to the names.
+var kindText = [4][]byte{
+	startpos.Unknown:  []byte("unknown"),
+	startpos.Chess960: []byte("chess960"),
+	startpos.DFRC:     []byte("dfrc"),
+	startpos.Other:    []byte("other"),
+}
 
 // Names returns the names of the derived fields.
 func Names() []string {

@@ -2,6 +2,7 @@ package fields
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -533,5 +534,23 @@ func TestResultTag(t *testing.T) {
 				t.Errorf("Result = %q, want %q", r, want)
 			}
 		})
+	}
+}
+
+// TestNamesAsText holds the names written out as bytes, and speed's
+// values, to the names they copy.
+func TestNamesAsText(t *testing.T) {
+	for s, name := range speedNames {
+		if string(speedText[s]) != name {
+			t.Errorf("speedText[%d] = %q, want %q", s, speedText[s], name)
+		}
+	}
+	for k := range kindText {
+		if name := startpos.Kind(k).String(); string(kindText[k]) != name {
+			t.Errorf("kindText[%d] = %q, want %q", k, kindText[k], name)
+		}
+	}
+	if got, want := derived[speedID].values, speedNames[UltraBullet:]; !slices.Equal(got, want) {
+		t.Errorf("speed's values %q, want %q", got, want)
 	}
 }

@@ -27,13 +27,17 @@ var speedNames = [...]string{
 }
 
 // speedText holds the names as bytes, so that a Value can carry one
-// without allocating.
-var speedText = func() (t [len(speedNames)][]byte) {
-	for i, n := range speedNames {
-		t[i] = []byte(n)
-	}
-	return t
-}()
+// without allocating. Written out, not converted from speedNames, so that
+// start-up does nothing; TestNamesAsText holds the two together.
+var speedText = [len(speedNames)][]byte{
+	UnknownSpeed:   []byte("unknown"),
+	UltraBullet:    []byte("ultrabullet"),
+	Bullet:         []byte("bullet"),
+	Blitz:          []byte("blitz"),
+	Rapid:          []byte("rapid"),
+	Classical:      []byte("classical"),
+	Correspondence: []byte("correspondence"),
+}
 
 // String returns the speed's name in lower case: "blitz".
 func (s Speed) String() string {
