@@ -18,7 +18,7 @@ func annotateCommand() *cli.Command {
 		Name:      "annotate",
 		Usage:     "tag every game with the Scharnagl and Fritz9 numbers of its start position",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd: detected from the data) and
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd: detected from the data) and
 writes every game back with [Chess960 "SP"] and [Chess960Fritz9 "N"] set after
 its FEN tag (at the end of the tags when it has none). Games whose back ranks
 differ (DFRC) get "W:B" pairs; games from other positions get neither tag, and
@@ -31,11 +31,12 @@ no FEN starts from SP 518. Problems are reported as file:line: message.
 rules, as validate does: PlyCount is set to the number of moves played, and a
 comment { "FEN" } with the final position goes before the result (replacing
 such a comment from an earlier run). A game whose moves cannot all be played
-is reported and keeps its PlyCount and movetext as they were.`,
-			"frctool annotate tcec.pgn.zst -o tcec-numbered.pgn",
-			"frctool annotate --in-place --backup .orig games/*.pgn",
-			"frctool annotate --plycount --final-fen --castling shredder lichess960.pgn.zst > out.pgn",
-			"curl -s https://example.org/960.pgn | frctool annotate --no-fritz9 > numbered.pgn"),
+is reported and keeps its PlyCount and movetext as they were.` +
+			examplesHead +
+			"frctool annotate tcec.pgn.zst -o tcec-numbered.pgn" + nextExample +
+			"frctool annotate --in-place --backup .orig games/*.pgn" + nextExample +
+			"frctool annotate --plycount --final-fen --castling shredder lichess960.pgn.zst > out.pgn" + nextExample +
+			"curl -s https://example.org/960.pgn | frctool annotate --no-fritz9 > numbered.pgn",
 		Flags: []cli.Flag{
 			outputFlag(),
 			&cli.StringFlag{Name: "sp-tag", Usage: "name of the Scharnagl number's tag", Value: annotate.DefaultSPTag},

@@ -14,16 +14,17 @@ func convertCommand() *cli.Command {
 		Name:      "convert",
 		Usage:     "convert start positions between SP, Fritz9 number, back rank and FEN",
 		ArgsUsage: "[VALUE...]",
-		Description: exampleHelp(`Reads each VALUE, or each line of standard input when there are none
+		Description: `Reads each VALUE, or each line of standard input when there are none
 (blank lines and lines starting with # are skipped), in the --from notation
 and prints it in the --to notation, one result per line. A value that cannot
 be read is named on stderr and leaves its line empty; the exit status is then 1.
 
 Notations: scharnagl (SP 0..959; 960 is read as 0), fritz9 (1..960), rank
 (RNBQKBNR, or German TSLDKLST), fen (read in any castling style, written in
-X-FEN with KQkq) and shredder-fen (written with rook files, HAha; output only).`,
-			"frctool convert --from fritz9 --to scharnagl 359",
-			"seq 1 960 | frctool convert --from fritz9 --to rank --format csv"),
+X-FEN with KQkq) and shredder-fen (written with rook files, HAha; output only).` +
+			examplesHead +
+			"frctool convert --from fritz9 --to scharnagl 359" + nextExample +
+			"seq 1 960 | frctool convert --from fritz9 --to rank --format csv",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "notation of the values: scharnagl, fritz9, rank or fen"},
 			&cli.StringFlag{Name: "to", Usage: "notation of the results: scharnagl, fritz9, rank, fen or shredder-fen"},

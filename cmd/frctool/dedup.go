@@ -19,7 +19,7 @@ func dedupCommand() *cli.Command {
 		Name:      "dedup",
 		Usage:     "write each game once, leaving out its copies",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) as one stream and writes the
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd) as one stream and writes the
 first occurrence of each game to stdout or -o FILE, byte for byte as it was.
 --duplicates FILE receives the other occurrences, so that the output and the
 duplicates together are the input, game for game. Bytes between games go with
@@ -55,10 +55,11 @@ Memory: 20 to 25 bytes per distinct game (a 128-bit hash in a table kept 64 to
 80 % full), whatever the games' size. The summary line gives the games read,
 written once, duplicates and prefix duplicates.
 
-`+selectionHelp,
-			"frctool dedup a.pgn b.pgn.gz -o merged.pgn --duplicates dups.pgn",
-			"frctool dedup --key moves --prefix broadcast.pgn > final.pgn",
-			"cat *.pgn | frctool dedup --where 'year >= 2020' -o recent-once.pgn.zst"),
+` + selectionHelp +
+			examplesHead +
+			"frctool dedup a.pgn b.pgn.gz -o merged.pgn --duplicates dups.pgn" + nextExample +
+			"frctool dedup --key moves --prefix broadcast.pgn > final.pgn" + nextExample +
+			"cat *.pgn | frctool dedup --where 'year >= 2020' -o recent-once.pgn.zst",
 		Flags: append([]cli.Flag{
 			outputFlag(),
 			&cli.StringFlag{Name: "key", Value: dedup.MovesPlayers.String(), Usage: "compare the moves and `KEY`: moves (alone), moves+players or moves+players+date"},

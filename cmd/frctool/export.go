@@ -20,7 +20,7 @@ func exportCommand() *cli.Command {
 		Name:      "export",
 		Usage:     "write one typed row per game to CSV, JSON Lines or Parquet",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and writes one row per game,
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd) and writes one row per game,
 in input order, for a database or a data frame. The default columns:
   file, index, offset, line        where the game is: its number in the file
                                    and the byte offset and line of its first tag
@@ -46,10 +46,11 @@ and .jsonl.zst compress), else csv. Parquet has typed, nullable columns (DATE,
 int32, int64, double, bool, map), dictionaries and zstd compression inside,
 and row groups of up to 100000 rows; it is not written to a terminal.
 
-`+selectionHelp,
-			"frctool export lichess.pgn.zst -o games.parquet",
-			"frctool export --speed blitz --min-elo 2000 --replay archive.pgn -o blitz.jsonl.zst",
-			"frctool export --columns sp,white,black,result --tags WhiteFideId games.pgn > games.csv"),
+` + selectionHelp +
+			examplesHead +
+			"frctool export lichess.pgn.zst -o games.parquet" + nextExample +
+			"frctool export --speed blitz --min-elo 2000 --replay archive.pgn -o blitz.jsonl.zst" + nextExample +
+			"frctool export --columns sp,white,black,result --tags WhiteFideId games.pgn > games.csv",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` csv, jsonl or parquet (default: from -o's extension, else csv)"},
 			outputFlag(),

@@ -25,7 +25,7 @@ func filterCommand() *cli.Command {
 		Name:      "filter",
 		Usage:     "select games by start position (SP, Fritz9 number, back rank, DFRC, other) and by tags",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and writes the games whose
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd) and writes the games whose
 start position matches to stdout or -o FILE, byte for byte as they were.
 
 --sp, --fritz9 and --rank together name one set of wanted positions; --dfrc and
@@ -37,7 +37,7 @@ whole selection. A DFRC game has no single SP: it never matches --sp, --fritz9
 or --rank, even when one side has that back rank; select it with --dfrc. A game
 without a FEN tag is standard chess (SP 518).
 
-`+selectionHelp+`
+` + selectionHelp + `
 
 A game is selected when it matches both the position flags and the tags;
 --invert takes the complement of that.
@@ -45,12 +45,13 @@ A game is selected when it matches both the position flags and the tags;
 --rejects FILE receives every other game, so that the output followed by the
 rejects is the input, game for game and byte for byte. Bytes between games go
 with the game before them; blank text before the first game goes with the first
-game. The summary line gives the games read and selected.`,
-			"frctool filter --sp 518 tcec.pgn > standard.pgn",
-			"frctool filter --exclude-standard --rejects standard.pgn.gz archive.pgn.zst -o chess960.pgn",
-			"frctool filter --fritz9 1-100 --rank tsldklst --rank BBQNNRKR games.pgn",
-			"frctool filter --dfrc --other --invert games.pgn   # only games with one SP",
-			"frctool filter --exclude-standard --where 'WhiteElo >= 2400 and Event ~ \"(?i)freestyle\"' games.pgn"),
+game. The summary line gives the games read and selected.` +
+			examplesHead +
+			"frctool filter --sp 518 tcec.pgn > standard.pgn" + nextExample +
+			"frctool filter --exclude-standard --rejects standard.pgn.gz archive.pgn.zst -o chess960.pgn" + nextExample +
+			"frctool filter --fritz9 1-100 --rank tsldklst --rank BBQNNRKR games.pgn" + nextExample +
+			"frctool filter --dfrc --other --invert games.pgn   # only games with one SP" + nextExample +
+			"frctool filter --exclude-standard --where 'WhiteElo >= 2400 and Event ~ \"(?i)freestyle\"' games.pgn",
 		Flags: append([]cli.Flag{
 			outputFlag(),
 			// Slice flags are made anew for every command: they keep

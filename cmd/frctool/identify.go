@@ -18,7 +18,7 @@ func identifyCommand() *cli.Command {
 		Name:      "identify",
 		Usage:     "tell which Chess960 start position a FEN, EPD line or back rank shows",
 		ArgsUsage: "[INPUT...]",
-		Description: exampleHelp(`Reads each INPUT, or each line of standard input when there are none
+		Description: `Reads each INPUT, or each line of standard input when there are none
 (blank lines and lines starting with # are skipped): a FEN or EPD record in any
 castling style, or a back rank such as RNBQKBNR (German TSLDKLST too). Prints
 one row per input with its Scharnagl number (SP) and Fritz9 number.
@@ -30,9 +30,10 @@ array gets the reason in the error column. An input that cannot be read is
 named on stderr and gets an empty row; the exit status is then 1.
 
 CSV columns: input,sp,fritz9,white_sp,black_sp,rank,error. JSON: one object
-per line with the same fields, numbers as numbers and absent values as null.`,
-			"frctool identify 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1'",
-			"frctool identify --format csv < testdata/positions.txt"),
+per line with the same fields, numbers as numbers and absent values as null.` +
+			examplesHead +
+			"frctool identify 'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1'" + nextExample +
+			"frctool identify --format csv < testdata/positions.txt",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv or json"},
 		},

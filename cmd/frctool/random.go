@@ -21,7 +21,7 @@ func randomCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "random",
 		Usage: "draw Chess960 start positions at random, uniformly over the 960 or those allowed",
-		Description: exampleHelp(`Draws --count start positions, each of the 960 equally likely, as an
+		Description: `Draws --count start positions, each of the 960 equally likely, as an
 arbiter would for a round. --exclude leaves positions out of the draw (many
 events exclude standard chess, SP 518), the rest staying equally likely, and
 --unique draws no position twice.
@@ -33,13 +33,14 @@ another board). The csv table has the columns round,board,sp,fritz9,rank,fen.
 
 The draw comes from the operating system's secure random source
 (crypto/rand); with --seed it comes from a PCG generator seeded with S
-instead, so that the same seed repeats the same draw on every machine.`,
-			"frctool random --count 5",
-			"frctool random --seed 2026 --format fen",
-			"frctool random --count 3 --exclude 518",
-			"frctool random --count 8 --unique --exclude 518,534",
-			"frctool random --rounds 9 --unique --exclude 518",
-			"frctool random --rounds 7 --boards 20 --per-board --unique --format csv"),
+instead, so that the same seed repeats the same draw on every machine.` +
+			examplesHead +
+			"frctool random --count 5" + nextExample +
+			"frctool random --seed 2026 --format fen" + nextExample +
+			"frctool random --count 3 --exclude 518" + nextExample +
+			"frctool random --count 8 --unique --exclude 518,534" + nextExample +
+			"frctool random --rounds 9 --unique --exclude 518" + nextExample +
+			"frctool random --rounds 7 --boards 20 --per-board --unique --format csv",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "count", Value: 1, Usage: "how many positions to draw"},
 			&cli.Uint64Flag{Name: "seed", Usage: "draw reproducibly from seed `S` instead of crypto/rand"},

@@ -22,13 +22,14 @@ func showCommand() *cli.Command {
 		Name:      "show",
 		Usage:     "draw a start position, with its SP and Fritz9 numbers",
 		ArgsUsage: "N|RANK|FEN",
-		Description: exampleHelp(`Draws the start position given by its Scharnagl number N (0..959, or 960
+		Description: `Draws the start position given by its Scharnagl number N (0..959, or 960
 for 0), its back rank (RNBQKBNR, or German TSLDKLST) or its FEN, as a Unicode
 diagram with both numbers and both FEN styles. A DFRC start FEN is drawn
 with each side's number. With --svg the board is also drawn as an SVG image
-into FILE, which is replaced only once it is completely written.`,
-			"frctool show 518",
-			"frctool show --svg sp0.svg BBQNNRKR"),
+into FILE, which is replaced only once it is completely written.` +
+			examplesHead +
+			"frctool show 518" + nextExample +
+			"frctool show --svg sp0.svg BBQNNRKR",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "svg", Usage: "also draw the board as SVG into `FILE`"},
 		},

@@ -19,7 +19,7 @@ func splitCommand() *cli.Command {
 		Name:      "split",
 		Usage:     "write each game to one file per start position",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and appends every game, byte
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd) and appends every game, byte
 for byte, to the file of its start position in DIR: sp-518.pgn for SP 518 with
 --by sp, fritz9-359.pgn for the same position with --by fritz9. Games whose two
 back ranks differ go to dfrc.pgn; games from mid-game FENs, unknown starts and
@@ -37,13 +37,14 @@ written whatever the limit. When an input cannot be read to its end, the game
 cut short by the error goes to incomplete.pgn in DIR, with a warning. The
 summary line gives the games read and the files written.
 
-`+selectionHelp+`
+` + selectionHelp + `
 
-Only the selected games are written; the summary line counts the others.`,
-			"frctool split --by sp -o by-sp tcec.pgn",
-			"frctool split --by fritz9 -o by-fritz9 --pattern 'f9_%d.pgn.gz' archive.pgn.zst",
-			"frctool split --by sp -o by-sp --append more-games.pgn",
-			"frctool split --speed blitz --since 2024 -o blitz-2024 lichess.pgn.zst"),
+Only the selected games are written; the summary line counts the others.` +
+			examplesHead +
+			"frctool split --by sp -o by-sp tcec.pgn" + nextExample +
+			"frctool split --by fritz9 -o by-fritz9 --pattern 'f9_%d.pgn.gz' archive.pgn.zst" + nextExample +
+			"frctool split --by sp -o by-sp --append more-games.pgn" + nextExample +
+			"frctool split --speed blitz --since 2024 -o blitz-2024 lichess.pgn.zst",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "by", Usage: "number the files by `SCHEME`: sp (Scharnagl, 0..959) or fritz9 (1..960)", Value: "sp"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the files into `DIR`", Value: "."},

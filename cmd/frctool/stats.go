@@ -23,7 +23,7 @@ func statsCommand() *cli.Command {
 		Name:      "stats",
 		Usage:     "count results per start position, by groups, against ratings, with tests corrected for many positions",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and writes one row per
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd) and writes one row per
 Chess960 start position that occurs (--all: all 960), keyed by Scharnagl SP:
   sp, fritz9, rank, games, white_wins, draws, black_wins, unfinished,
   white_score, draw_rate, score_low, score_high, avg_plies, avg_white_elo,
@@ -73,16 +73,17 @@ giving exactly what one run over all their games gives. That is how a huge
 archive is split over cores or machines: count each part with --format json,
 then merge the parts. Grouped documents merge group by group.
 
-`+selectionHelp+`
+` + selectionHelp + `
 
 Only the selected games enter the rows; the summary line counts every game
-read and the games selected.`,
-			"frctool stats tcec.pgn.zst",
-			"frctool stats --sort score --min-games 20 --chart score.svg --html stats.html archive.pgn",
-			"frctool stats --by fritz9 --format markdown --dfrc games/*.pgn > stats.md",
-			"frctool stats --speed blitz,rapid --min-elo 2000 --group-by speed --sort vs-expected lichess.pgn.zst",
-			"ls parts/*.pgn.zst | parallel frctool stats -q --dfrc --format json {} -o {.}.json\n"+
-				"   frctool stats --merge --dfrc parts/*.json --sort games"),
+read and the games selected.` +
+			examplesHead +
+			"frctool stats tcec.pgn.zst" + nextExample +
+			"frctool stats --sort score --min-games 20 --chart score.svg --html stats.html archive.pgn" + nextExample +
+			"frctool stats --by fritz9 --format markdown --dfrc games/*.pgn > stats.md" + nextExample +
+			"frctool stats --speed blitz,rapid --min-elo 2000 --group-by speed --sort vs-expected lichess.pgn.zst" + nextExample +
+			"ls parts/*.pgn.zst | parallel frctool stats -q --dfrc --format json {} -o {.}.json\n" +
+			"   frctool stats --merge --dfrc parts/*.json --sort games",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` table, csv, json or markdown (default: table on a terminal, else csv)"},
 			&cli.StringFlag{Name: "sort", Usage: "order rows (within each group) by `KEY`: sp (the number, ascending), games, score, draws or vs-expected (largest first)", Value: "sp"},

@@ -16,13 +16,14 @@ func tablesCommand() *cli.Command {
 		Name:      "tables",
 		Usage:     "print the reference tables of the Chess960 numbering",
 		ArgsUsage: "[king|bishop|skeleton|fritz9]",
-		Description: exampleHelp(`Prints the tables of the numbering's seed documents, computed from the
+		Description: `Prints the tables of the numbering's seed documents, computed from the
 arithmetic and laid out as the seeds lay them out: the King's table and the
 Bishop's table (together they give any SP: the row at or below the number,
 then the remainder's bishops), Scharnagl's NQ-skeleton table and the Fritz9
-NQ-skeleton table. With no argument, all four.`,
-			"frctool tables king",
-			"frctool tables"),
+NQ-skeleton table. With no argument, all four.` +
+			examplesHead +
+			"frctool tables king" + nextExample +
+			"frctool tables",
 		Action: runTables,
 	}
 }

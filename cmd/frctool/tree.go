@@ -25,7 +25,7 @@ func treeCommand() *cli.Command {
 		Name:      "tree",
 		Usage:     "opening explorer: the moves played from each position, per start position",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd) and builds the tree of the
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd) and builds the tree of the
 moves played in the first --depth plies (default 12) of the selected games,
 one tree per Chess960 start position, or only from the start given by --sp,
 --fritz9, --rank or --fen. --moves starts the tree deeper: at the position
@@ -66,17 +66,18 @@ instead of PGN and adds them up, giving what one run over all their games
 gives (write the parts without --min-games, at one --depth).
 
 --min-games leaves out moves fewer games played (keeps pages small).
---max-nodes bounds the positions held, about `+strconv.Itoa(tree.NodeBytes)+` bytes each: past it the
+--max-nodes bounds the positions held, about ` + strconv.Itoa(tree.NodeBytes) + ` bytes each: past it the
 least-played positions with no move from them are dropped, down to half the
 bound, and the summary says how many, since their counts are then partial.
-The default, `+strconv.Itoa(defaultMaxNodes)+`, keeps a run within the `+strconv.Itoa(StreamBudget>>20)+` MB that streaming
+The default, ` + strconv.Itoa(defaultMaxNodes) + `, keeps a run within the ` + strconv.Itoa(StreamBudget>>20) + ` MB that streaming
 commands stay within, whatever the input; 0 lifts the bound, and memory then
 grows with the positions, not with the games. --merge prunes the merged trees
-to the bound too, holding one document beside them.`,
-			"frctool tree --sp 518 --depth 8 --min-games 20 lichess.pgn.zst",
-			"frctool tree --rank BBQNNRKR --moves '1. g3 g6' -o bbqnnrkr.html tcec.pgn",
-			"frctool tree -q --format json -o part1.json part1.pgn.zst\n"+
-				"   frctool tree --merge --format html -o tree.html part*.json"),
+to the bound too, holding one document beside them.` +
+			examplesHead +
+			"frctool tree --sp 518 --depth 8 --min-games 20 lichess.pgn.zst" + nextExample +
+			"frctool tree --rank BBQNNRKR --moves '1. g3 g6' -o bbqnnrkr.html tcec.pgn" + nextExample +
+			"frctool tree -q --format json -o part1.json part1.pgn.zst\n" +
+			"   frctool tree --merge --format html -o tree.html part*.json",
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "sp", Usage: "only the games from Chess960 start position `N` (Scharnagl 0..959, 960 for 0)", Value: -1},
 			&cli.IntFlag{Name: "fritz9", Usage: "only the games from start position `N` in Fritz 9's numbers (1..960)", Value: -1},

@@ -15,7 +15,7 @@ func validateCommand() *cli.Command {
 		Name:      "validate",
 		Usage:     "replay every game and report illegal moves and wrong results",
 		ArgsUsage: "[FILE...]",
-		Description: exampleHelp(`Reads PGN archives (plain, gzip, bzip2 or zstd: detected from the data) and
+		Description: `Reads PGN archives (plain, gzip, bzip2 or zstd: detected from the data) and
 replays the main line of every game from its start position (its FEN, else the
 standard array) with the rules of chess and Chess960. Each illegal, ambiguous
 or unreadable move, and each Result tag that contradicts a final checkmate or
@@ -24,9 +24,10 @@ stalemate or the result the moves end with, is reported as
 A null move (--, Z0) passes the turn in a variation, where annotators show
 threats with one, and fails the game in its main line. A game whose start is
 unknown is reported as not checkable, which is not a failure. Exits with status
-1 when any game failed, 0 otherwise.`,
-			"frctool validate tcec.pgn.zst",
-			"frctool validate --variations --quiet games/*.pgn"),
+1 when any game failed, 0 otherwise.` +
+			examplesHead +
+			"frctool validate tcec.pgn.zst" + nextExample +
+			"frctool validate --variations --quiet games/*.pgn",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "variations", Usage: "replay the variations too, each from the position before its parent move"},
 			quietFlag(),
