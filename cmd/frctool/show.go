@@ -116,8 +116,9 @@ func glyph(c byte) string {
 	return "·"
 }
 
-// chessPieces maps FEN letters to the chess library's pieces.
-var chessPieces = map[byte]chess.Piece{
+// chessPieces maps FEN letters to the chess library's pieces, and other
+// bytes to NoPiece. An array, not a map, so that start-up builds nothing.
+var chessPieces = [256]chess.Piece{
 	'K': chess.WhiteKing, 'Q': chess.WhiteQueen, 'R': chess.WhiteRook,
 	'B': chess.WhiteBishop, 'N': chess.WhiteKnight, 'P': chess.WhitePawn,
 	'k': chess.BlackKing, 'q': chess.BlackQueen, 'r': chess.BlackRook,
@@ -130,7 +131,7 @@ var chessPieces = map[byte]chess.Piece{
 func drawSVG(w io.Writer, pos *fen.Position) error {
 	squares := make(map[chess.Square]chess.Piece)
 	for i, c := range pos.Board {
-		if p, ok := chessPieces[c]; ok {
+		if p := chessPieces[c]; p != chess.NoPiece {
 			squares[chess.NewSquare(chess.File(i%8), chess.Rank(i/8))] = p
 		}
 	}
