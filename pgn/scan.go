@@ -179,11 +179,6 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 				i++
 			}
 		case modeBrace:
-			if j := shortCommentEnd(data, i); j >= 0 {
-				i = j + 1
-				s.mode = modeMovetext
-				continue
-			}
 			j := bytes.IndexByte(data[i:], '}')
 			seg := data[i:]
 			if j >= 0 {

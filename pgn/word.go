@@ -7,7 +7,7 @@ import (
 
 // The scanner's inner loops and CountPlies look at eight bytes at a time
 // where the runs they skip are short: a tag value, a move, the text
-// between two clock comments, a clock comment. bytes.IndexByte is faster
+// between two clock comments. bytes.IndexByte is faster
 // on long runs, but its set-up costs more than these runs take, and it
 // finds one byte where they look for several. A word is read little-endian
 // (binary.LittleEndian), so that its first byte is its lowest.
@@ -54,21 +54,4 @@ func movetextMarked(data []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// shortCommentEnd returns the offset of the '}' that closes the comment
-// whose text starts at data[i], if it comes within a few words and before
-// any line feed; otherwise -1, and the general path decides, which looks
-// also for a comment left open before the next game.
-func shortCommentEnd(data []byte, i int) int {
-	for end := min(len(data), i+64); i+8 <= end; i += 8 {
-		w := binary.LittleEndian.Uint64(data[i:])
-		if m := wordZeros(w^'}'*wordOnes) | wordZeros(w^'\n'*wordOnes); m != 0 {
-			if j := i + firstMarked(m); data[j] == '}' {
-				return j
-			}
-			return -1
-		}
-	}
-	return -1
 }

@@ -2,7 +2,6 @@ package pgn
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 )
 
@@ -19,7 +18,7 @@ var wordCases = []struct{ name, data string }{
 	{"high bytes", "\xff\xfe\x80\x81 \xc3\xa9 {caf\xc3\xa9} \xef\xbb\xbf"},
 	{"control byte after a borrow", "\x00\x01\x02 abc {d}"},
 	{"comment with a line break", "{ a long comment\nover two lines }"},
-	{"comment longer than its window", "{ " + string(bytes.Repeat([]byte("x"), 100)) + " }"},
+	{"long comment", "{ " + string(bytes.Repeat([]byte("x"), 100)) + " }"},
 	{"quotes and backslashes", `"a\"b" \\ "c"` + "\n"},
 	{"short", "{}"},
 	{"empty", ""},
@@ -44,37 +43,12 @@ func checkWordLoops(t *testing.T, data []byte) {
 		if got := plainValueLength(data, i); got != want {
 			t.Fatalf("plainValueLength(%q, %d) = %d, want %d", data, i, got, want)
 		}
-		if got := shortCommentEnd(data, i); got >= 0 {
-			close := bytes.IndexByte(data[i:], '}')
-			if close < 0 || got != i+close || bytes.IndexByte(data[i:got], '\n') >= 0 {
-				t.Fatalf("shortCommentEnd(%q, %d) = %d, but the first '}' is at %d", data, i, got, i+close)
-			}
-		}
 	}
 }
 
 func TestWordLoops(t *testing.T) {
 	for _, c := range wordCases {
 		t.Run(c.name, func(t *testing.T) { checkWordLoops(t, []byte(c.data)) })
-	}
-	// shortCommentEnd must also find the common comments, not only give
-	// no wrong answer.
-	for _, c := range []struct {
-		data  string
-		found bool
-	}{
-		{"{ [%clk 0:10:00] } 2. Qh5", true},
-		{"{ [%eval 0.17] [%clk 0:03:00] } 1... e5", true},
-		{"{}", false}, // shorter than a word: the general path's
-		{"{ a\n} x", false},
-	} {
-		want := -1
-		if c.found {
-			want = strings.IndexByte(c.data, '}')
-		}
-		if got := shortCommentEnd([]byte(c.data), 1); got != want {
-			t.Errorf("shortCommentEnd(%q, 1) = %d, want %d", c.data, got, want)
-		}
 	}
 }
 
