@@ -2,6 +2,7 @@ package startpos
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -179,20 +180,16 @@ func plainStart(v []byte) (sp int, ok bool) {
 	default:
 		return 0, false
 	}
-	var r numbering.Rank
-	for i := range r {
-		c := v[white+i]
-		switch c {
-		case 'R', 'N', 'B', 'Q', 'K':
-		default:
-			return 0, false
-		}
-		if v[i] != c|0x20 { // Black's rank, the same pieces in lower case
-			return 0, false
-		}
-		r[i] = c
+	// Both ranks are read as words, not byte by byte into a Rank that SP
+	// then reads as a word: its eight one-byte stores would make that
+	// load wait. Black's rank must be White's in lower case; SP checks
+	// that White's is an arrangement of RNBQK, so any other byte fails
+	// there.
+	rank := v[white : white+8]
+	if binary.LittleEndian.Uint64(v[:8]) != binary.LittleEndian.Uint64(rank)|0x2020202020202020 {
+		return 0, false
 	}
-	if sp = r.SP(); sp < 0 {
+	if sp = numbering.Rank(rank).SP(); sp < 0 {
 		return 0, false
 	}
 	return sp, true

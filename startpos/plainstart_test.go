@@ -49,6 +49,12 @@ func TestPlainStart(t *testing.T) {
 		{"no counters", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"},
 		{"a pawn moved", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"},
 		{"German letters", "tsldklst/pppppppp/8/8/8/8/PPPPPPPP/TSLDKLST w KQkq - 0 1"},
+		{"White's rank in lower case", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/rnbqkbnr w KQkq - 0 1"},
+		{"Black's rank in upper case", "RNBQKBNR/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+		{"one of Black's pieces in upper case", "rnbqkbnR/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+		// Black's bytes are White's with the lower-case bit set, as for
+		// pieces, but White's are no pieces.
+		{"bytes that are no pieces, in both ranks", "1-3;=?`\x7f/pppppppp/8/8/8/8/PPPPPPPP/1\r\x13\x1b\x1d\x1f@\x7f w KQkq - 0 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sp, ok := plainStart([]byte(tc.fen))
