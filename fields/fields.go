@@ -546,7 +546,7 @@ func Result(g *pgn.Game) ([]byte, bool) {
 		return v, true
 	}
 	if !g.Partial {
-		if marker, _ := g.Termination(); marker != nil {
+		if marker := g.TerminationMarker(); marker != nil {
 			return marker, true
 		}
 	}

@@ -38,6 +38,11 @@ type Game struct {
 	lonelyCR bool // lines end with a lone CR, as old Mac exports have them
 	movetext int  // offset of the movetext in Raw
 	badTags  int  // malformed tag pairs, of which the first few are in Problems
+	// marker is where the reader found the termination marker in the
+	// movetext, plus one, with markerLen its length; -1 when there is
+	// none, and 0 when the reader did not look (see markerAt).
+	marker    int
+	markerLen uint8
 }
 
 // Tag is one tag pair, `[Name "Value"]`.

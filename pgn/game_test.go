@@ -3,6 +3,7 @@ package pgn
 import (
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestAppendEdited(t *testing.T) {
@@ -114,4 +115,40 @@ func firstGame(t *testing.T, input string) *Game {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestTerminationFoundOnce checks that the marker the reader finds and
+// keeps for each game is the one the function Termination finds in its
+// movetext, and its line the one counted from the game's start, whatever
+// the line ends, and for a Game made by hand, which no reader looked at.
+func TestTerminationFoundOnce(t *testing.T) {
+	lf := "[Event \"a\"]\n\n1. e4 e5 1-0\n\n" +
+		"[Event \"b\"]\n\n1. d4 {a comment} *\n% an escape line\n\n" +
+		"[Event \"c\"]\n\n1. c4 1/2-1/2 {a comment after the marker}\n\n" +
+		"[Event \"d\"]\n\n1. f4 ; no marker\n\n" +
+		"[Event \"e\"]\n[Result \"0-1\"]\n\n" +
+		"1. g4\n0-1\n"
+	for _, input := range []string{lf, strings.ReplaceAll(lf, "\n", "\r\n"), strings.ReplaceAll(lf, "\n", "\r")} {
+		for _, maxSize := range []int{0, 30} {
+			games := readAll(t, input, iotest.HalfReader, maxSize)
+			if len(games) < 5 {
+				t.Fatalf("%d games", len(games))
+			}
+			for _, g := range games {
+				want, off := Termination(g.Movetext())
+				wantLine := 0
+				if want != nil {
+					wantLine = g.Line + strings.Count(string(g.Raw[:g.movetext+off]), string(g.newline()))
+				}
+				marker, line := g.Termination()
+				if string(marker) != string(want) || line != wantLine || string(g.TerminationMarker()) != string(want) {
+					t.Errorf("%q: marker %q at line %d, and %q; want %q at line %d", g.Raw, marker, line, g.TerminationMarker(), want, wantLine)
+				}
+			}
+		}
+	}
+	g := &Game{Raw: []byte("1. e4 0-1 {x}\n"), Line: 3}
+	if marker, line := g.Termination(); string(marker) != "0-1" || line != 3 || string(g.TerminationMarker()) != "0-1" {
+		t.Errorf("a Game made by hand: %q at line %d", marker, line)
+	}
 }

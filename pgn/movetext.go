@@ -145,11 +145,39 @@ func (g *Game) MovetextLine() int {
 // Termination returns the game termination marker that ends the movetext
 // (see the function Termination) and its input line, or nil and 0.
 func (g *Game) Termination() (marker []byte, line int) {
-	marker, off := Termination(g.Movetext())
-	if marker == nil {
+	off, n := g.markerAt()
+	if off < 0 {
 		return nil, 0
 	}
-	return marker, g.Line + bytes.Count(g.Raw[:g.movetext+off], g.newline())
+	return g.Raw[off : off+n], g.Line + bytes.Count(g.Raw[:off], g.newline())
+}
+
+// TerminationMarker returns the game termination marker that ends the
+// movetext, as Termination does, without counting the lines to it: a game
+// from a Reader has it found already.
+func (g *Game) TerminationMarker() []byte {
+	off, n := g.markerAt()
+	if off < 0 {
+		return nil
+	}
+	return g.Raw[off : off+n]
+}
+
+// markerAt returns the offset in Raw and the length of the termination
+// marker, or -1: as the reader found it, or, for a Game made otherwise,
+// as the function Termination finds it now.
+func (g *Game) markerAt() (off, n int) {
+	switch {
+	case g.marker > 0:
+		return g.movetext + g.marker - 1, int(g.markerLen)
+	case g.marker < 0:
+		return -1, 0
+	}
+	marker, off := Termination(g.Movetext())
+	if marker == nil {
+		return -1, 0
+	}
+	return g.movetext + off, len(marker)
 }
 
 // Token returns the token found by the last call to Next.

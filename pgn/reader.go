@@ -462,6 +462,7 @@ func (r *Reader) build(g *Game, raw, vals []byte, spans []tagSpan, probs []probl
 // says raw is known to hold no NUL byte.
 func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayHoldNUL bool) {
 	g.Raw = raw
+	g.marker = 0
 	n := len(raw)
 	if g.movetext < 0 || g.movetext > n {
 		g.movetext = n
@@ -510,7 +511,14 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 				g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
 			}
 		}
-		if mt := raw[g.movetext:]; len(mt) > 0 && !hasTermination(mt) && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
+		// The marker is looked for once, here, and kept for the
+		// commands that read it (Game.TerminationMarker).
+		mt := raw[g.movetext:]
+		g.marker = -1
+		if m, off := Termination(mt); m != nil {
+			g.marker, g.markerLen = off+1, uint8(len(m))
+		}
+		if len(mt) > 0 && g.marker < 0 && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
 			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(lastNonSpace(raw)), Err: ErrNoResult})
 		}
 	}

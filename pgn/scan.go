@@ -632,13 +632,6 @@ func hasMoves(b []byte) bool {
 	return false
 }
 
-// hasTermination reports whether movetext b ends with a game termination
-// marker, possibly followed by blanks, comments and escape lines.
-func hasTermination(b []byte) bool {
-	marker, _ := Termination(b)
-	return marker != nil
-}
-
 var results = [][]byte{[]byte("1-0"), []byte("0-1"), []byte("1/2-1/2"), []byte("*")}
 
 func isTokenEnd(c byte) bool {

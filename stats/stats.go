@@ -235,7 +235,7 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 	// counted only for a message: counting it for every game cost 2%.
 	var marker []byte
 	if !g.Partial {
-		marker, _ = pgn.Termination(g.Movetext())
+		marker = g.TerminationMarker()
 	}
 	// The result is decided by fields.Result, as for every command; only
 	// a disagreement of tag and marker is this count's to report.
