@@ -696,8 +696,13 @@ var plyClass = func() (t [256]uint8) {
 // as a reader of the export format would, and its offset in movetext. It
 // returns nil and -1 when the movetext does not end with one.
 func Termination(movetext []byte) (marker []byte, offset int) {
+	return termination(movetext, lineBreak(movetext))
+}
+
+// termination is Termination with the byte that breaks lines given: the
+// reader knows it, where Termination guesses it from the movetext.
+func termination(movetext []byte, nl byte) (marker []byte, offset int) {
 	b := movetext
-	nl := lineBreak(b)
 	for {
 		b = trimSpaceRight(b)
 		if len(b) == 0 {

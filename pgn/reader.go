@@ -512,10 +512,11 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 			}
 		}
 		// The marker is looked for once, here, and kept for the
-		// commands that read it (Game.TerminationMarker).
+		// commands that read it (Game.TerminationMarker). A line ends
+		// with a line feed here, lone CRs being swapped for them.
 		mt := raw[g.movetext:]
 		g.marker = -1
-		if m, off := Termination(mt); m != nil {
+		if m, off := termination(mt, '\n'); m != nil {
 			g.marker, g.markerLen = off+1, uint8(len(m))
 		}
 		if len(mt) > 0 && g.marker < 0 && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
