@@ -45,6 +45,8 @@ func TestGameStart(t *testing.T) {
 		{"FEN with extra blanks", `[FEN "  ` + fen0 + ` "]`, Chess960, 0, 0, nil},
 		{"two FENs, one position in two dialects", `[FEN "` + fen0 + `"]` + "\n" + `[FEN "` + strings.Replace(fen0, "HFhf", "KQkq", 1) + `"]`, Chess960, 0, 0, nil},
 		{"two FENs that conflict", `[FEN "` + fen0 + `"]` + "\n" + `[FEN "` + fen518 + `"]`, Chess960, 0, 0, ErrFENConflict},
+		{"three FENs, the third of another position", `[FEN "` + fen0 + `"]` + "\n" + `[FEN "` + strings.Replace(fen0, "HFhf", "KQkq", 1) + `"]` + "\n" + `[FEN "` + fen518 + `"]`, Chess960, 0, 0, ErrFENConflict},
+		{"a parsed FEN, then one of another position", `[FEN "` + fen959Sh + `"]` + "\n" + `[FEN "` + fen518 + `"]`, Chess960, 959, 959, ErrFENConflict},
 		{"DFRC", `[FEN "` + fenDFRC + `"]`, DFRC, 518, 0, nil},
 		{"mid-game FEN", `[SetUp "1"]` + "\n" + `[FEN "` + fenMid + `"]`, Other, -1, -1, nil},
 		{"FEN question mark", `[FEN "?"]`, Unknown, -1, -1, ErrNoFEN},
