@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,4 +231,43 @@ func FuzzReadPart(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScanPartReusesGames checks that ScanPart, which fills each Game of a
+// batch field by field where the batch held other games before, leaves
+// nothing of them: the games of a part scanned into a used batch equal,
+// field for field, those of the same part scanned into a new one.
+func TestScanPartReusesGames(t *testing.T) {
+	before := strings.Repeat("\r[Event \"x\"]\r[Bad\r\r1. e4 {c} 0-1\r\r", 40) + // lone CR, problems, markers
+		"[Event \"y\"]\r[FEN \"?\"]\r\r1. e4\r\r" // no marker
+	after := "[Event \"n\"]\n\n1. e4\n\n" + // no marker, where the used batch's game had one
+		strings.Repeat("[Event \"a\"]\n[Site \"b\"]\n\n1. d4 *\n\n[White \"c\"]\n\n*\n\n", 40)
+	scan := func(b *Batch, input string) []Game {
+		r := NewReader(strings.NewReader(input))
+		r.Name = "t.pgn"
+		if err := r.ReadPart(b, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		if _, complete := b.ScanPart(); !complete {
+			t.Fatalf("the part of %q was not confirmed", input[:20])
+		}
+		return b.Games
+	}
+	used := new(Batch)
+	scan(used, before)
+	got := scan(used, after)
+	want := scan(new(Batch), after)
+	if len(got) != len(want) {
+		t.Fatalf("%d games in a used batch, %d in a new one", len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		// A used batch keeps the memory of its problem lists: empty, not nil.
+		if len(g.Problems) == 0 && len(w.Problems) == 0 {
+			g.Problems, w.Problems = nil, nil
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Fatalf("game %d in a used batch:\n%+v\nin a new one:\n%+v", i+1, g, w)
+		}
+	}
 }

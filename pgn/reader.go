@@ -462,7 +462,7 @@ func (r *Reader) build(g *Game, raw, vals []byte, spans []tagSpan, probs []probl
 // says raw is known to hold no NUL byte.
 func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayHoldNUL bool) {
 	g.Raw = raw
-	g.marker = 0
+	g.marker, g.markerLen = 0, 0
 	n := len(raw)
 	if g.movetext < 0 || g.movetext > n {
 		g.movetext = n
