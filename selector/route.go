@@ -150,8 +150,8 @@ func NewFilter(sel *Selector, selected, rejected io.Writer) *Filter {
 
 // Run filters every game of r, classifying on up to opts.Jobs goroutines
 // while keeping the input's order, and reports to opts.Warn and
-// opts.Progress on the calling goroutine, in input order. Run may be
-// called once per input; call Close after the last.
+// opts.Progress one call at a time, in input order. Run may be called
+// once per input; call Close after the last.
 func (f *Filter) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
 	return f.rt.run(ctx, r, opts, f, func(d int) bool { return d == toSelected })
 }

@@ -24,8 +24,8 @@ type RunOptions struct {
 }
 
 // Run counts every game of r into s, examining games on up to opts.Jobs
-// goroutines and reporting on the calling goroutine, in input order. Run
-// can be called again with the same s for further inputs.
+// goroutines and reporting one game at a time, in input order. Run can be
+// called again with the same s for further inputs.
 func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts RunOptions) error {
 	job := pipeline.Job[Game]{
 		NewWorker: func() func(it *pipeline.Item[Game], out []byte) []byte {

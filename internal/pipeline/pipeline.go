@@ -24,22 +24,28 @@ import (
 // BatchBudget bounds the bytes of the batches a run holds at once. A batch
 // is BatchSize bytes of games plus at most one more game, which may be as
 // large as the reader's MaxGameSize; with the default 4 MiB games it
-// allows 11 batches, with smaller games as many more as fit, and never
-// fewer than 3. A job's output for the batches in flight is about as
+// allows 10 batches, with smaller games as many more as fit, and never
+// fewer than 2. A job's output for the batches in flight is about as
 // large again. Together with the reader's own buffer and a decompressor's
 // window this keeps a run within the memory budget the README states,
 // whatever the core count.
 const BatchBudget = 48 << 20
 
-// plan returns the jobs to use and the batches to keep in flight for a
-// reader whose games may reach maxGame bytes (0: the default).
+// slotsPerWorker is how many batches each worker keeps: one to work on,
+// and one that waits, worked on, for the batches before it to be emitted.
+// (Three gave nothing more on two cores; one left a worker idle whenever
+// the other's batch took longer.)
+const slotsPerWorker = 2
+
+// plan returns the workers to use, and the batches they keep in all, for
+// a reader whose games may reach maxGame bytes (0: the default).
 func plan(jobs, maxGame int) (workers, batches int) {
 	if maxGame <= 0 {
 		maxGame = pgn.DefaultMaxGameSize
 	}
-	most := max(BatchBudget/(BatchSize+maxGame), 3)
-	batches = min(2*jobs+1, most)
-	return max(min(jobs, (batches-1)/2), 1), batches
+	most := max(BatchBudget/(BatchSize+maxGame), slotsPerWorker)
+	workers = max(min(jobs, most/slotsPerWorker), 1)
+	return workers, workers * slotsPerWorker
 }
 
 // BatchSize is the amount of input handed to one worker at a time: large
@@ -53,13 +59,16 @@ type Options struct {
 	// one per core; more than the cores are not used.
 	Jobs int
 	// Warn, if set, receives every problem of the input, in input order:
-	// the reader's, then the start tags', then the job's.
+	// the reader's, then the start tags', then the job's. Warn, Progress,
+	// Job.Emit and Job.Output are called one at a time, each call done
+	// before the next begins, though not all on one goroutine: whichever
+	// worker's batch is next in input order makes them.
 	Warn func(*pgn.ParseError)
 	// Progress, if set, receives the number of games in each finished
-	// batch. It is called on the goroutine that called Run, after Emit
-	// has seen every item of the batch and before the batch's memory
-	// (its games, their bytes, Item.Out) is reused, so a job may finish
-	// work on a whole batch there: export writes its Parquet rows then.
+	// batch. It is called after Emit has seen every item of the batch
+	// and before the batch's memory (its games, their bytes, Item.Out) is
+	// reused, so a job may finish work on a whole batch there: export
+	// writes its Parquet rows then.
 	Progress func(games int)
 	// Where, if set, selects the games the job is about (Item.Selected).
 	// A nil Where selects every game.
@@ -102,8 +111,8 @@ type Job[T any] struct {
 	// returning the extended slice; that part becomes Item.Out. A nil
 	// NewWorker does no per-game work.
 	NewWorker func() func(it *Item[T], out []byte) []byte
-	// Emit, if set, receives every item on the goroutine that called Run,
-	// in input order, after its problems went to Warn. The item is reused
+	// Emit, if set, receives every item, one at a time and in input
+	// order, after its problems went to Warn. The item is reused
 	// after Emit returns. Its Game has no Tags by then: a worker makes the
 	// tags of its next batch's games where it made those of the last, so
 	// that they are in its caches, and whatever Emit needs of the tags the
@@ -213,15 +222,19 @@ func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error
 // Run reads every game of r and runs the job over them on up to
 // opts.Jobs goroutines, keeping the input's order. tally, which must not
 // be nil, counts the games and problems, also across several calls.
-// At most 2*jobs+1 batches are in flight, and no more than BatchBudget
-// bytes of them, so memory stays bounded whatever the input and however
-// many cores: fewer jobs are used when the games may be large. With one
-// job everything runs on the calling goroutine.
+// Each job keeps two batches, and no more than BatchBudget bytes of
+// batches are in flight, so memory stays bounded whatever the input and
+// however many cores: fewer jobs are used when the games may be large.
+// With one job everything runs on the calling goroutine; with several,
+// the calling goroutine is one of them.
 //
 // With several jobs the input is read in parts (pgn.Reader.ReadPart) that
 // the workers scan for games themselves, so that finding the games of an
 // archive of short games is shared out too, not done by the one
-// goroutine that reads. Where a part's guessed start turns out wrong, the
+// goroutine that reads. A worker reads a part when its turn to read
+// comes, works on it, and emits it when its turn to emit comes, so that
+// a part's memory stays in one core's caches from its reading to its
+// output. Where a part's guessed start turns out wrong, the
 // games from there on are read again in order for a stretch, which
 // doubles each time it happens, and then in parts again. Either way the
 // items are the ones pgn.Reader.Next gives, in order; a job's worker must
@@ -285,10 +298,10 @@ const maxStretch = 256
 // slot is a batch in flight, with its place in the chain of parts.
 type slot[T any] struct {
 	batch[T]
-	done chan struct{}
-	prev *link // the part before, when reading in parts
-	link *link // this part's
-	skip bool  // not worked on: a part before was not confirmed
+	home chan *slot[T] // the free slots of the worker the slot belongs to
+	prev *link         // the link of the part before, when reading in parts
+	link *link         // this part's
+	skip bool          // not worked on: a part before was not confirmed
 }
 
 // link passes down the chain of parts what each needs of the ones before:
@@ -299,20 +312,9 @@ type link struct {
 	ok    bool          // this part and every one before it were confirmed
 }
 
-// newSlots returns n empty slots in a channel.
-func newSlots[T any](n int) chan *slot[T] {
-	free := make(chan *slot[T], n)
-	for i := 0; i < n; i++ {
-		s := &slot[T]{done: make(chan struct{}, 1)}
-		s.games.Deferred = true
-		free <- s
-	}
-	return free
-}
-
-// source is how a run fills its slots: read runs on the goroutine that
-// reads, in input order; prepare runs on a worker before the job and
-// reports whether the job is to run on the slot; stop tells the caller,
+// source is how a run fills its slots: read runs in input order, one
+// call at a time; prepare runs on the slot's worker before the job and
+// reports whether the job is to run on the slot; stop tells the run,
 // after the slot's items were emitted, to read no further.
 type source[T any] interface {
 	read(s *slot[T]) error
@@ -398,112 +400,207 @@ func (b *batches[T]) read(s *slot[T]) error {
 func (b *batches[T]) prepare(*slot[T]) bool { return true }
 func (b *batches[T]) stop(*slot[T]) bool    { return false }
 
-// runSlots runs the job over the slots src fills: one goroutine reads,
-// jobs workers prepare and work, and the caller emits in input order.
+// runSlots runs the job over the slots src fills, on jobs goroutines, the
+// caller's among them, each with n/jobs slots of its own.
 // When src says to stop after a slot, reading stops and that slot and
 // those read after it are returned unworked-on past that point, for the
 // caller to give back; more reports that reading ended with errEnough.
 func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *startpos.Tally, jobs, n int, src source[T]) (stopped *slot[T], later []*pgn.Batch, more bool, err error) {
-	free := newSlots[T](n)
-	todo := make(chan *slot[T], n)
-	order := make(chan *slot[T], n)
-	stop := make(chan struct{})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	var readErr error
-	go func() {
-		defer close(todo)
-		defer close(order)
-		for {
-			var s *slot[T]
-			select {
-			case s = <-free:
-			case <-ctx.Done():
-				return
-			case <-stop:
-				return
-			}
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if err := src.read(s); err != nil {
-				switch err {
-				case errEnough:
-					more = true
-				case io.EOF:
-				default:
-					readErr = err
-				}
-				return
-			}
-			todo <- s
-			order <- s
-		}
-	}()
+	rl := &relay[T]{
+		ctx: ctx, cancel: cancel, opts: &opts, job: &job, tally: tally, src: src,
+		reading: true,
+		waiting: make([]*slot[T], n),
+		ended:   make(chan struct{}),
+	}
 	var wg sync.WaitGroup
-	for i := 0; i < jobs; i++ {
+	for range jobs - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var work func(it *Item[T], out []byte) []byte
-			// The tags of the batch worked on. On the header-only file,
-			// where making tags is most of the work, one memory a worker
-			// against one a batch in flight: filter 0.46 -> 0.43 s, 500
-			// fewer page faults (median of five alternating runs).
-			var tags pgn.TagMemory
-			for s := range todo {
-				s.games.TagMemory = &tags
-				if s.skip = !src.prepare(s); !s.skip {
-					// Workers keep their own state: the slot's worker
-					// function belongs to whichever goroutine made it, so
-					// swap in ours.
-					s.work = work
-					s.do(&job, opts.Where)
-					work = s.work
-				}
-				s.dropTags()
-				s.done <- struct{}{}
-			}
+			rl.work(n / jobs)
 		}()
 	}
-
-	for s := range order {
-		<-s.done
-		if stopped != nil {
-			later = append(later, &s.games)
-			continue
-		}
-		if err == nil {
-			if err = ctx.Err(); err == nil {
-				err = s.emit(&job, &opts, tally)
-			}
-			if err != nil {
-				cancel()
-			}
-		}
-		if err == nil && src.stop(s) {
-			// Read no further: this slot's rest and those read after it
-			// go back to the reader, once reading has stopped.
-			stopped = s
-			close(stop)
-			continue
-		}
-		select {
-		case free <- s:
-		default:
-		}
-	}
+	rl.work(n / jobs)
 	wg.Wait()
 	switch {
-	case err != nil:
-		return nil, nil, false, err
-	case stopped != nil:
-		return stopped, later, false, nil
-	case readErr != nil:
-		return nil, nil, false, readErr
+	case rl.err != nil:
+		return nil, nil, false, rl.err
+	case rl.stopped != nil:
+		return rl.stopped, rl.later, false, nil
+	case rl.readErr != nil:
+		return nil, nil, false, rl.readErr
 	}
-	return nil, nil, more, ctx.Err()
+	return nil, nil, rl.more, ctx.Err()
+}
+
+// relay is what the workers of a run share: whose turn it is to read and
+// to emit, and how the run ended.
+//
+// Handing each batch from a reading goroutine to a worker and on to the
+// goroutine that emits moved its memory from one core's caches to
+// another's twice, and let any worker take any batch: on two cores that
+// cost 15% of filter's and stats' throughput on archives of short games
+// (go test -bench Shapes -cpu 2), and up to a quarter of the wall time
+// of a whole run when the cores were busy.
+type relay[T any] struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	opts   *Options
+	job    *Job[T]
+	tally  *startpos.Tally
+	src    source[T]
+
+	readMu  sync.Mutex
+	reading bool // false once the input ended or failed, or the run ended
+	readErr error
+	more    bool // reading ended with errEnough
+	read    int  // turns taken at reading
+
+	emitMu  sync.Mutex
+	emitted int        // turns taken at emitting
+	waiting []*slot[T] // slots worked on, waiting for their turn, by turn modulo its length
+	err     error
+	stopped *slot[T]
+	later   []*pgn.Batch
+	ended   chan struct{} // closed when the run ends early: an error, or src's stop
+}
+
+// work reads, works on and emits slots until reading ends or the run
+// does.
+func (rl *relay[T]) work(slots int) {
+	home := make(chan *slot[T], slots)
+	for range slots {
+		s := &slot[T]{home: home}
+		s.games.Deferred = true
+		home <- s
+	}
+	var work func(it *Item[T], out []byte) []byte
+	// The worker's tags: made where the worker made those of its last
+	// batch, they are in its caches. On the header-only file, where
+	// making tags is most of the work, one memory a worker against one a
+	// batch in flight: filter 0.46 -> 0.43 s, 500 fewer page faults
+	// (median of five alternating runs).
+	var tags pgn.TagMemory
+	for {
+		var s *slot[T]
+		select {
+		case s = <-home:
+		case <-rl.ctx.Done():
+			return
+		case <-rl.ended:
+			return
+		}
+		turn, ok := rl.readSlot(s)
+		if !ok {
+			return
+		}
+		s.games.TagMemory = &tags
+		if s.skip = !rl.src.prepare(s); !s.skip {
+			s.work = work
+			s.do(rl.job, rl.opts.Where)
+			work = s.work
+		}
+		s.dropTags()
+		rl.finish(turn, s)
+	}
+}
+
+// readSlot fills s from src in the next turn to read, and returns the
+// turn; ok is false when there is nothing more to read.
+func (rl *relay[T]) readSlot(s *slot[T]) (turn int, ok bool) {
+	rl.lockRead()
+	defer rl.readMu.Unlock()
+	select {
+	case <-rl.ended:
+		rl.reading = false
+	default:
+	}
+	if !rl.reading || rl.ctx.Err() != nil {
+		return 0, false
+	}
+	if err := rl.src.read(s); err != nil {
+		rl.reading = false
+		switch err {
+		case errEnough:
+			rl.more = true
+		case io.EOF:
+		default:
+			rl.readErr = err
+		}
+		return 0, false
+	}
+	turn = rl.read
+	rl.read++
+	return turn, true
+}
+
+// lockRead takes the turn to read, waiting for it busily for a while
+// before sleeping. A worker waits here for another's read, tens of
+// microseconds, and a core left idle for that long sleeps: waking it
+// again took longer than the read, and on TCEC-like archives, where
+// reading is half of the work, sleeping made stats 20% slower than
+// waiting busily (0.21 s against 0.16 s, medians of five alternating
+// runs on two cores).
+func (rl *relay[T]) lockRead() {
+	for range readSpins {
+		if rl.readMu.TryLock() {
+			return
+		}
+		runtime.Gosched()
+	}
+	rl.readMu.Lock()
+}
+
+// readSpins bounds lockRead's busy wait: a few hundred microseconds, longer
+// than a part takes to read from the page cache.
+const readSpins = 2000
+
+// finish hands over s, worked on, for its turn to emit, and emits every
+// slot whose turn has come: s, if the slots before it are emitted, and
+// those after it that other workers finished meanwhile.
+func (rl *relay[T]) finish(turn int, s *slot[T]) {
+	rl.emitMu.Lock()
+	defer rl.emitMu.Unlock()
+	rl.waiting[turn%len(rl.waiting)] = s
+	for {
+		i := rl.emitted % len(rl.waiting)
+		s := rl.waiting[i]
+		if s == nil {
+			return
+		}
+		rl.waiting[i] = nil
+		rl.emitted++
+		rl.emit(s)
+	}
+}
+
+// emit emits s in its turn and gives it back to its worker; after src's
+// stop, it keeps s for the caller to give back to the reader instead.
+func (rl *relay[T]) emit(s *slot[T]) {
+	switch {
+	case rl.stopped != nil:
+		rl.later = append(rl.later, &s.games)
+		return
+	case rl.err != nil:
+		// Nothing more is emitted after an error.
+	default:
+		if rl.err = rl.ctx.Err(); rl.err == nil {
+			rl.err = s.emit(rl.job, rl.opts, rl.tally)
+		}
+		if rl.err != nil {
+			rl.cancel()
+			close(rl.ended)
+			break
+		}
+		if rl.src.stop(s) {
+			// Read no further: this slot's rest and those read after it
+			// go back to the reader.
+			rl.stopped = s
+			close(rl.ended)
+			return
+		}
+	}
+	s.home <- s
 }

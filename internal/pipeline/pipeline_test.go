@@ -314,18 +314,18 @@ func TestRunStops(t *testing.T) {
 }
 
 // TestPlan: the batches in flight, at most BatchSize plus one game each,
-// stay within BatchBudget however many cores there are.
+// two a worker, stay within BatchBudget however many cores there are.
 func TestPlan(t *testing.T) {
 	tests := []struct {
 		name                 string
 		jobs, maxGame        int
 		wantJobs, wantBatchs int
 	}{
-		{"one job", 1, 0, 1, 3},
-		{"two cores, default games", 2, 0, 2, 5},
-		{"64 cores, default games", 64, 0, 5, 11},
-		{"64 cores, 1 MiB games", 64, 1 << 20, 18, 38},
-		{"64 cores, 64 MiB games", 64, 64 << 20, 1, 3},
+		{"one job", 1, 0, 1, 2},
+		{"two cores, default games", 2, 0, 2, 4},
+		{"64 cores, default games", 64, 0, 5, 10},
+		{"64 cores, 1 MiB games", 64, 1 << 20, 19, 38},
+		{"64 cores, 64 MiB games", 64, 64 << 20, 1, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -337,7 +337,10 @@ func TestPlan(t *testing.T) {
 			if game == 0 {
 				game = pgn.DefaultMaxGameSize
 			}
-			if held := batches * (BatchSize + game); held > BatchBudget && batches > 3 {
+			if batches != jobs*slotsPerWorker {
+				t.Errorf("%d batches for %d workers; want %d each", batches, jobs, slotsPerWorker)
+			}
+			if held := batches * (BatchSize + game); held > BatchBudget && jobs > 1 {
 				t.Errorf("%d batches may hold %d bytes, over the budget %d", batches, held, BatchBudget)
 			}
 		})
