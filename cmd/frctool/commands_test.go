@@ -519,23 +519,38 @@ func TestPositionsFixture(t *testing.T) {
 }
 
 // TestInterruptWhileWaitingForInput: Ctrl-C ends run's context; a command
-// blocked reading standard input must then stop instead of waiting on.
+// blocked reading standard input must then stop instead of waiting on, and
+// say it was interrupted.
 func TestInterruptWhileWaitingForInput(t *testing.T) {
-	pr, pw := io.Pipe() // nothing is ever written: Read blocks
-	defer pw.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr bytes.Buffer
-	done := make(chan int)
-	go func() {
-		done <- run(ctx, []string{"frctool", "identify"}, pr, &stdout, &stderr)
-	}()
-	cancel()
-	select {
-	case code := <-done:
-		if code != 1 || stderr.String() != "frctool: interrupted\n" {
-			t.Errorf("exit %d, stderr %q; want 1, frctool: interrupted", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("identify still waits for input after its context ended")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"identify", []string{"identify"}, "frctool: interrupted\n"},
+		{"stats", []string{"stats", "-q"}, "frctool: interrupted\n"},
+		{"validate", []string{"validate", "-q"}, "frctool: interrupted\n"},
+		{"filter", []string{"filter", "-q", "--sp", "518"}, "frctool: interrupted; stdout left unchanged\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pr, pw := io.Pipe() // nothing is ever written: Read blocks
+			defer pw.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			var stdout, stderr bytes.Buffer
+			done := make(chan int)
+			go func() {
+				done <- run(ctx, append([]string{"frctool"}, tt.args...), pr, &stdout, &stderr)
+			}()
+			cancel()
+			select {
+			case code := <-done:
+				if code != 1 || stderr.String() != tt.want {
+					t.Errorf("exit %d, stderr %q; want 1, %q", code, stderr.String(), tt.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s still waits for input after its context ended", tt.name)
+			}
+		})
 	}
 }

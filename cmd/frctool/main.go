@@ -92,6 +92,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, errReported):
 		// The details are already on stderr, one line per failed input.
 		return exitFailure
+	case errors.Is(err, context.Canceled):
+		// A stop signal ended the run: "context canceled" would say
+		// nothing to a user who pressed Ctrl-C.
+		fmt.Fprintln(stderr, "frctool: interrupted")
+		return exitFailure
 	default:
 		fmt.Fprintf(stderr, "frctool: %v\n", err)
 		return exitFailure
