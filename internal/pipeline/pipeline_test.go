@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 
@@ -478,3 +479,79 @@ func TestRunInParts(t *testing.T) {
 		})
 	}
 }
+
+// TestRunCallsOneAtATime: Emit, Warn, Progress and Output are called from
+// whichever worker's batch is next, but never two at once, and each
+// sees what the one before it did. The callbacks below share plain
+// variables; the race detector and the overlap count check that.
+func TestRunCallsOneAtATime(t *testing.T) {
+	defer func(n int) { partSize = n }(partSize)
+	partSize = 1000 // many small parts, so that workers take turns often
+	input := games(3000)
+	for _, jobs := range []int{2, 4, 8} {
+		t.Run(fmt.Sprint(jobs, " jobs"), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(jobs, runtime.GOMAXPROCS(0))))
+			var inside atomic.Int32
+			overlaps, calls, last := 0, 0, ""
+			enter := func() {
+				if inside.Add(1) != 1 {
+					overlaps++
+				}
+				calls++
+			}
+			leave := func() { inside.Add(-1) }
+			var out bytes.Buffer
+			job := Job[string]{
+				NewWorker: func() func(it *Item[string], out []byte) []byte {
+					return func(it *Item[string], out []byte) []byte {
+						it.Value = event(it.Game)
+						return append(out, it.Value+"\n"...)
+					}
+				},
+				Emit: func(it *Item[string]) error {
+					enter()
+					defer leave()
+					if it.Value != "" {
+						last = it.Value
+					}
+					return nil
+				},
+				Output: writerFunc(func(p []byte) (int, error) {
+					enter()
+					defer leave()
+					// The batch's last game with an Event was emitted just before.
+					if lines := strings.Split(strings.TrimSuffix(string(p), "\n"), "\n"); lines[len(lines)-1] != last && lines[len(lines)-1] != "" {
+						t.Errorf("output ends with %q after Emit saw %q", lines[len(lines)-1], last)
+					}
+					return out.Write(p)
+				}),
+			}
+			opts := Options{
+				Jobs:     jobs,
+				Warn:     func(*pgn.ParseError) { enter(); leave() },
+				Progress: func(int) { enter(); leave() },
+			}
+			var tally startpos.Tally
+			if err := Run(context.Background(), pgn.NewReader(strings.NewReader(input)), opts, job, &tally); err != nil {
+				t.Fatal(err)
+			}
+			if overlaps > 0 {
+				t.Errorf("%d of %d calls overlapped another", overlaps, calls)
+			}
+			var want strings.Builder
+			for i := range 3000 {
+				fmt.Fprintln(&want, i)
+			}
+			if out.String() != want.String() {
+				t.Errorf("output is not the games' Events in input order")
+			}
+			if last != "2999" {
+				t.Errorf("last Event emitted %q, want 2999", last)
+			}
+		})
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
