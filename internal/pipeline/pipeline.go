@@ -442,9 +442,10 @@ func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *start
 // Handing each batch from a reading goroutine to a worker and on to the
 // goroutine that emits moved its memory from one core's caches to
 // another's twice, and let any worker take any batch: on two cores that
-// cost 15% of filter's and stats' throughput on archives of short games
-// (go test -bench Shapes -cpu 2), and up to a quarter of the wall time
-// of a whole run when the cores were busy.
+// cost 10 to 20% of the throughput of filter, stats and annotate on
+// archives of short games (go test ./cmd/frctool -bench Shapes -cpu 2;
+// stats on lichess-like games, more work per game, was even), and a
+// fifth of a whole run's wall time when the machine was busy.
 type relay[T any] struct {
 	ctx    context.Context
 	cancel context.CancelFunc
