@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
-	"os"
 	"strconv"
 	"testing"
 
+	"github.com/frctool/frctool/internal/gentest"
 	"github.com/frctool/frctool/numbering"
 )
 
-var writeNumberText = flag.Bool("numbertext.write", false, "rewrite numbertext.go")
+var _ = flag.Bool("numbertext.write", false, "rewrite numbertext.go") // read by gentest.File
 
 // TestNumberText holds numbertext.go to strconv, and with
 // -numbertext.write writes it again.
@@ -41,23 +40,12 @@ var numberText = [numbering.Count + 1]string{
 		}
 	}
 	buf.WriteString("}\n")
-	src, err := format.Source(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *writeNumberText {
-		if err := os.WriteFile("numbertext.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Log("wrote numbertext.go; run the tests again to check it")
+	if gentest.File(t, "numbertext.go", buf.Bytes(), "numbertext.write") {
 		return
 	}
 	for n, text := range numberText {
 		if text != strconv.Itoa(n) {
 			t.Errorf("numberText[%d] = %q", n, text)
 		}
-	}
-	if file, err := os.ReadFile("numbertext.go"); err != nil || !bytes.Equal(file, src) {
-		t.Errorf("numbertext.go is not what go test -run TestNumberText -numbertext.write writes (%v)", err)
 	}
 }

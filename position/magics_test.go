@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
 	"math/bits"
-	"os"
 	"testing"
+
+	"github.com/frctool/frctool/internal/gentest"
 )
 
 var writeMagics = flag.Bool("magics.write", false, "search for magic numbers and rewrite magics.go")
@@ -31,14 +31,7 @@ func TestMagics(t *testing.T) {
 			}
 			buf.WriteString("}\n\n")
 		}
-		src, err := format.Source(buf.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile("magics.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Log("wrote magics.go; run the tests again to check it")
+		gentest.File(t, "magics.go", buf.Bytes(), "magics.write")
 		return
 	}
 	for s := A1; s <= H8; s++ {
