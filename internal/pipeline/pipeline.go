@@ -1,7 +1,7 @@
 // Package pipeline runs a per-game job over a stream of PGN games: it
-// reads the games in batches, classifies each one (startpos.Classify),
-// hands the batches to worker goroutines, and gives the results back in
-// input order, with the problems reported, the progress counted and the
+// reads the games in batches on worker goroutines that take turns at
+// reading, classifies each one (startpos.Classify), runs the job on it,
+// and gives the results back in input order, with the problems reported, the progress counted and the
 // games tallied by the kind of their start.
 //
 // Every frctool job (annotate, validate, stats, filter, split and the
@@ -138,7 +138,8 @@ func (b *batch[T]) do(job *Job[T], sel *where.Expr) {
 		b.work = job.NewWorker()
 	}
 	// The reader only found and copied the games (pgn.Batch.Deferred):
-	// making them is work the reader's goroutine need not wait for.
+	// making them here, after the turn to read, lets the next worker read
+	// meanwhile.
 	b.games.Build()
 	n := len(b.games.Games)
 	if cap(b.items) < n {
