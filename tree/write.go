@@ -199,6 +199,14 @@ func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, m
 				buf, err := fn(i, trees[i], &m, r.buffer(), &r.pieces)
 				if r.err = err; err == nil && len(buf) > 0 {
 					r.err = r.send(buf)
+				} else {
+					// Nothing to write (a tree of no rows, or a tree
+					// whose last piece was just handed over): the buffer
+					// serves the next tree, not the garbage collector.
+					select {
+					case free <- buf[:0]:
+					default:
+					}
 				}
 				close(r.out)
 			}
