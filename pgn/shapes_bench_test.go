@@ -3,8 +3,6 @@ package pgn_test
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -38,29 +36,7 @@ var archiveShapes = []struct {
 
 // tcecGames returns the TCEC archives of the shared folder, repeated to
 // shapeSize, or skips the benchmark without them.
-func tcecGames(b *testing.B) []byte {
-	dir := sharedtest.Path(b, "realdata", "tcec")
-	files, err := filepath.Glob(filepath.Join(dir, "*.pgn"))
-	if err != nil || len(files) == 0 {
-		b.Skipf("no PGN files in %s", dir)
-	}
-	var one []byte
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		one = append(one, data...)
-		if !bytes.HasSuffix(one, []byte("\n\n")) {
-			one = append(one, '\n', '\n')
-		}
-	}
-	all := make([]byte, 0, shapeSize+len(one))
-	for len(all) < shapeSize {
-		all = append(all, one...)
-	}
-	return all
-}
+func tcecGames(b *testing.B) []byte { return sharedtest.TCEC(b, shapeSize) }
 
 // measure runs read over data for as long as the benchmark asks, and
 // reports MB/s, games/s and allocations per game; read returns the games

@@ -67,15 +67,42 @@ func moduleRoot() string {
 // fixtures in testdata/ where the shared folder is absent.
 func Games(tb testing.TB, minSize int) []byte {
 	tb.Helper()
-	var files []string
-	if root := Root(); root != "" {
-		files, _ = filepath.Glob(filepath.Join(root, "realdata", "tcec", "*.pgn"))
-	}
+	files := tcecFiles()
 	if len(files) == 0 {
 		if dir := moduleRoot(); dir != "" {
 			files, _ = filepath.Glob(filepath.Join(dir, "testdata", "*.pgn"))
 		}
 	}
+	return repeated(tb, files, minSize)
+}
+
+// TCEC returns at least minSize bytes of the real TCEC archives of the
+// shared folder (games of about 30 KB, mostly engine comments), repeated,
+// or skips the benchmark where they are absent: unlike Games, it stands
+// for that one shape of archive and has nothing to fall back on.
+func TCEC(tb testing.TB, minSize int) []byte {
+	tb.Helper()
+	files := tcecFiles()
+	if len(files) == 0 {
+		tb.Skip("no TCEC archives in ../shared/realdata/tcec: real-world data not available")
+	}
+	return repeated(tb, files, minSize)
+}
+
+// tcecFiles returns the PGN files of the shared folder's TCEC archives.
+func tcecFiles() []string {
+	root := Root()
+	if root == "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "realdata", "tcec", "*.pgn"))
+	return files
+}
+
+// repeated returns the files' games, one file after the other, repeated
+// to at least minSize bytes.
+func repeated(tb testing.TB, files []string, minSize int) []byte {
+	tb.Helper()
 	var one []byte
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -91,7 +118,7 @@ func Games(tb testing.TB, minSize int) []byte {
 	if len(one) == 0 {
 		tb.Fatal("no PGN files for the benchmark")
 	}
-	var all []byte
+	all := make([]byte, 0, minSize+len(one))
 	for len(all) < minSize {
 		all = append(all, one...)
 	}
