@@ -27,7 +27,8 @@
 //
 // A Deduper remembers a 128-bit hash of each distinct key and nothing
 // else, in an open-addressing table kept 64 to 80 % full: 20 to 25 bytes
-// per distinct game, the same with Prefix. Two different games share a
+// per distinct game, the same with Prefix, once it holds more than about
+// 1.7 million (below that it may be 40 % full, 32 MiB at the most). Two different games share a
 // hash with a probability of about n²/2¹²³ for n games (6 of the 128 bits
 // hold flags): for a billion games, under 10⁻¹⁸. The hashes are keyed by a
 // seed drawn per Deduper, so no input can be made to collide on purpose.

@@ -10,12 +10,14 @@ func TestTable(t *testing.T) {
 		name string
 		keys int
 		// The bytes per key once the shards have grown: 16 bytes per
-		// slot at a load between 64 and 80 %.
+		// slot at a load between 64 and 80 % past doubleBelow a shard,
+		// between 40 and 80 % below it.
 		minBytes, maxBytes float64
 	}{
 		{"empty", 0, 0, 0},
 		{"small", 1000, 16, 1 << 20},
-		{"large", 400000, 20, 25.1},
+		{"doubling", 400000, 20, 40.1},
+		{"large", 2500000, 20, 25.1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
