@@ -199,13 +199,26 @@ func spRow(sp int, c *Counts) Row {
 // each group's rows in turn, in the order of Groups. Each row is tested
 // against the other games of its group (testRows), and the verdicts are
 // corrected over all the rows returned together.
+//
+// The rows of all groups are made in one slice of the size they need: grown
+// group by group, and copied each time, they took a fifth of a grouped
+// run's time.
 func (s *Stats) Rows(opts Options) []Row {
 	var rows []Row
 	if !s.grouped() {
-		rows = spRows(s.sp, nil, opts)
+		rows = spRows(make([]Row, 0, numbering.Count), s.sp, nil, opts)
 	} else {
-		for _, g := range s.Groups() {
-			rows = append(rows, spRows(g.counts, g.Values, opts)...)
+		groups := s.Groups()
+		n := 0
+		for _, g := range groups {
+			n += len(g.spm)
+			if opts.All {
+				n += numbering.Count - len(g.spm)
+			}
+		}
+		rows = make([]Row, 0, n)
+		for _, g := range groups {
+			rows = spRows(rows, g.counts, g.Values, opts)
 		}
 	}
 	correct(rows, opts.fdr())
@@ -215,10 +228,11 @@ func (s *Stats) Rows(opts Options) []Row {
 // counts returns the group's counts of a position, or nil.
 func (g *Group) counts(sp int) *Counts { return g.spm[sp] }
 
-// spRows returns the rows of one table of positions, tested and sorted.
-func spRows(counts func(sp int) *Counts, group []GroupValue, opts Options) []Row {
+// spRows appends to rows those of one table of positions, tested and
+// sorted.
+func spRows(rows []Row, counts func(sp int) *Counts, group []GroupValue, opts Options) []Row {
 	var total, zero Counts
-	rows := make([]Row, 0, 64)
+	first := len(rows)
 	for sp := range numbering.Count {
 		c := counts(sp)
 		if c == nil {
@@ -232,8 +246,8 @@ func spRows(counts func(sp int) *Counts, group []GroupValue, opts Options) []Row
 		r.Group = group
 		rows = append(rows, r)
 	}
-	testRows(rows, &total)
-	sortRows(rows, opts)
+	testRows(rows[first:], &total)
+	sortRows(rows[first:], opts)
 	return rows
 }
 
@@ -242,19 +256,27 @@ func spRows(counts func(sp int) *Counts, group []GroupValue, opts Options) []Row
 func (s *Stats) DFRCRows(opts Options) []Row {
 	var rows []Row
 	if !s.grouped() {
-		rows = pairRows(s.DFRC, nil, opts)
+		rows = pairRows(make([]Row, 0, len(s.DFRC)), s.DFRC, nil, opts)
 	} else {
-		for _, g := range s.Groups() {
-			rows = append(rows, pairRows(g.dfrc, g.Values, opts)...)
+		groups := s.Groups()
+		n := 0
+		for _, g := range groups {
+			n += len(g.dfrc)
+		}
+		rows = make([]Row, 0, n)
+		for _, g := range groups {
+			rows = pairRows(rows, g.dfrc, g.Values, opts)
 		}
 	}
 	correct(rows, opts.fdr())
 	return rows
 }
 
-func pairRows(pairs map[Pair]*Counts, group []GroupValue, opts Options) []Row {
+// pairRows appends to rows those of one table of DFRC pairs, tested and
+// sorted.
+func pairRows(rows []Row, pairs map[Pair]*Counts, group []GroupValue, opts Options) []Row {
 	var total Counts
-	rows := make([]Row, 0, len(pairs))
+	first := len(rows)
 	for p, c := range pairs {
 		total.add(c)
 		if c.Games < opts.MinGames || c.Games == 0 {
@@ -268,8 +290,8 @@ func pairRows(pairs map[Pair]*Counts, group []GroupValue, opts Options) []Row {
 		r.derive()
 		rows = append(rows, r)
 	}
-	testRows(rows, &total)
-	sortRows(rows, opts)
+	testRows(rows[first:], &total)
+	sortRows(rows[first:], opts)
 	return rows
 }
 
