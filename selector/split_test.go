@@ -441,3 +441,41 @@ func TestOpenBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitKeepsBuffersWithinBudget adds games to every file in turn and
+// checks the memory the buffers hold: flushAll keeps buffers for the next
+// games, but no more than the budget of them, however many files there
+// are.
+func TestSplitKeepsBuffersWithinBudget(t *testing.T) {
+	s, err := NewSplitter(SplitOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.chunk, s.budget = 1<<10, 8<<10
+	game := []byte("[Event \"x\"]\n[Result \"*\"]\n\n" + strings.Repeat("1. e4 e5 ", 30) + "*\n\n")
+	most, kept := 0, 0
+	for i := range 20 * Classes {
+		if err := s.add(i%Classes, game); err != nil {
+			t.Fatal(err)
+		}
+		held, empty := 0, 0
+		for _, b := range s.bufs {
+			held += cap(b)
+			if len(b) == 0 && cap(b) > 0 {
+				empty++
+			}
+		}
+		most, kept = max(most, held), max(kept, empty)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Kept buffers, at most the budget, and the ones filled since, at
+	// most twice what they hold, which is at most the budget and a game.
+	if bound := s.budget + 2*(s.budget+len(game)); most > bound {
+		t.Errorf("the buffers held %d bytes at most, want at most %d", most, bound)
+	}
+	if kept == 0 {
+		t.Error("no buffer was kept for the next games")
+	}
+}
