@@ -352,3 +352,29 @@ func TestVariationCost(t *testing.T) {
 		})
 	}
 }
+
+// TestSetUpStartsBounded sets up more distinct FEN tags than a Replayer
+// remembers: each game still starts from its own tag's position, and the
+// positions remembered stay within maxStarts.
+func TestSetUpStartsBounded(t *testing.T) {
+	r := New(Options{})
+	for i := range maxStarts + 100 {
+		// The move number makes every tag's text new; every 7th game
+		// repeats an earlier tag.
+		n := i + 1
+		if i%7 == 6 {
+			n = i / 2
+		}
+		want := fmt.Sprintf("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 %d", n)
+		g := readGame(t, fmt.Sprintf("[FEN %q]\n\n*\n", want))
+		if _, err := r.SetUp(g, startpos.Classify(g).Start); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.board.FEN(fen.Shredder); got != want {
+			t.Fatalf("game %d: set up %s, want %s", i+1, got, want)
+		}
+		if len(r.starts) > maxStarts {
+			t.Fatalf("game %d: %d positions remembered, want at most %d", i+1, len(r.starts), maxStarts)
+		}
+	}
+}
