@@ -20,14 +20,25 @@ func NeedsQuotes(field []byte) bool {
 	if string(field) == `\.` {
 		return true
 	}
+	// Every byte of every cell of an export passes here: one look-up a
+	// byte, and the first rune decoded only when it is not ASCII.
 	for _, c := range field {
-		if c == ',' || c == '"' || c == '\r' || c == '\n' {
+		if quoted[c] {
 			return true
 		}
+	}
+	if c := field[0]; c < utf8.RuneSelf {
+		return asciiSpace[c]
 	}
 	r, _ := utf8.DecodeRune(field)
 	return unicode.IsSpace(r)
 }
+
+// quoted are the bytes that make a field need quotes wherever they stand.
+var quoted = [256]bool{',': true, '"': true, '\r': true, '\n': true}
+
+// asciiSpace are the ASCII bytes unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // Append appends field to dst, quoted when NeedsQuotes says so, with its
 // quotes doubled, and returns the extended slice. Like encoding/csv, it

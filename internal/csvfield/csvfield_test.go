@@ -11,9 +11,10 @@ import (
 // cases and on random fields made of the bytes that matter.
 func TestAppendIsEncodingCSV(t *testing.T) {
 	fields := []string{"", "plain", "a,b", `say "hi"`, "two\nlines", "cr\r", " leading blank", "\tleading tab",
-		"trailing blank ", `\.`, `\.x`, "\u00a0non-breaking", "Müller", "\u3000ideographic space"}
+		"trailing blank ", `\.`, `\.x`, "\u00a0non-breaking", "Müller", "\u3000ideographic space",
+		"\vvertical tab", "\fform feed", "\u0085next line", "\x85lone byte", "\x00nul", "~tilde"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	const alphabet = "a ,\"\r\n\t\\.\xc2\xa0é"
+	const alphabet = "a ,\"\r\n\t\v\f\\.\xc2\xa0\x85é"
 	for range 5000 {
 		b := make([]byte, rng.IntN(8))
 		for i := range b {
@@ -30,6 +31,28 @@ func TestAppendIsEncodingCSV(t *testing.T) {
 		w.Flush()
 		if got := string(Append(nil, []byte(f))) + "\n"; got != want.String() {
 			t.Errorf("Append(%q) = %q, encoding/csv writes %q", f, got, want.String())
+		}
+	}
+}
+
+// BenchmarkAppend appends the cells of export's rows: numbers, names,
+// dates, FENs and the odd field that needs quotes.
+//
+//	go test ./internal/csvfield -run '^$' -bench Append
+func BenchmarkAppend(b *testing.B) {
+	fields := [][]byte{[]byte("518"), []byte("Rated Chess960 game"), []byte("https://lichess.org/Es3kY6Gn"),
+		[]byte("molobittal269"), []byte("2015.06.22"), []byte("bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1"),
+		[]byte("1-0"), []byte("Müller"), []byte(`Kasparov, "Garry"`), []byte("600+5")}
+	n := 0
+	for _, f := range fields {
+		n += len(f)
+	}
+	b.SetBytes(int64(n))
+	var row []byte
+	for b.Loop() {
+		row = row[:0]
+		for _, f := range fields {
+			row = Append(row, f)
 		}
 	}
 }
