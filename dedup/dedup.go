@@ -27,8 +27,9 @@
 //
 // A Deduper remembers a 128-bit hash of each distinct key and nothing
 // else, in an open-addressing table kept 64 to 80 % full: 20 to 25 bytes
-// per distinct game, the same with Prefix, once it holds more than about
-// 1.7 million (below that it may be 40 % full, 32 MiB at the most). Two different games share a
+// per distinct game once it holds more than about 1.7 million (below that
+// it may be 40 % full, 32 MiB at the most). With Prefix a Bloom filter of
+// a byte a slot stands beside it, for the look-ups of every prefix. Two different games share a
 // hash with a probability of about n²/2¹²³ for n games (6 of the 128 bits
 // hold flags): for a billion games, under 10⁻¹⁸. The hashes are keyed by a
 // seed drawn per Deduper, so no input can be made to collide on purpose.
@@ -146,7 +147,7 @@ const (
 // New returns a Deduper writing the first occurrences to out and the
 // duplicates to dups, which may be nil to discard them.
 func New(out, dups io.Writer, opts Options) *Deduper {
-	d := &Deduper{out: out, dups: dups, opts: opts, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, table: new(table), extra: new(table), last: -1}
+	d := &Deduper{out: out, dups: dups, opts: opts, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, table: &table{filtered: opts.Prefix}, extra: new(table), last: -1}
 	// The tables live outside the Go heap (see allocSlots): a Deduper
 	// dropped without Close gives them back when collected.
 	runtime.AddCleanup(d, (*table).free, d.table)

@@ -52,9 +52,9 @@ Games that --where and its shortcuts do not select are not compared: they are
 written to the output as they are, so that nothing is lost.
 
 Memory: 20 to 25 bytes per distinct game (a 128-bit hash in a table kept 64 to
-80 % full) past about 1.7 million of them, at most 32 MiB below that, whatever
-the games' size. The summary line gives the games read, written once,
-duplicates and prefix duplicates.
+80 % full; 21 to 27 with --prefix) past about 1.7 million of them, at most
+32 MiB (34 MiB) below that, whatever the games' size. The summary line gives
+the games read, written once, duplicates and prefix duplicates.
 
 ` + selectionHelp +
 			examplesHead +
