@@ -2,9 +2,9 @@ package annotate
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/frctool/frctool/internal/sharedtest"
 )
 
 // FuzzAnnotate checks, on any input, that annotating with every option
@@ -15,13 +15,7 @@ import (
 //
 //	go test ./annotate/ -run '^$' -fuzz FuzzAnnotate -fuzztime 60s
 func FuzzAnnotate(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/validate/*.pgn")
-	files = append(files, "../testdata/dialects.pgn")
-	for _, file := range files {
-		if b, err := os.ReadFile(file); err == nil {
-			f.Add(b)
-		}
-	}
+	sharedtest.SeedFixtures(f, "validate/*.pgn", "dialects.pgn")
 	f.Add([]byte("[Event \"x\"]\n\n1. e4 e5 { \"8/8/8/8/8/8/8/K6k w - - 0 1\" }\n*"))
 	f.Add([]byte("[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\r\n\r\n1. f4 f5 2. Rf3 Rf6 3. O-O O-O 1/2-1/2 {x}"))
 	opts := Options{PlyCount: true, FinalFEN: true, Variant: true}

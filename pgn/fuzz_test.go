@@ -3,10 +3,10 @@ package pgn
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"testing/iotest"
+
+	"github.com/frctool/frctool/internal/sharedtest"
 )
 
 // FuzzReader checks the promises the Reader makes whatever the input: it
@@ -14,12 +14,7 @@ import (
 // does not depend on how the input arrives, and every tag span holds a
 // tag. The seed corpus is in testdata/fuzz/FuzzReader; go test replays it.
 func FuzzReader(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/*.pgn")
-	for _, file := range files {
-		if b, err := os.ReadFile(file); err == nil && len(b) < 64<<10 {
-			f.Add(b)
-		}
-	}
+	sharedtest.SeedFixtures(f, "*.pgn")
 	f.Add([]byte("[Event \"a\"]\n\n1. e4 {x\n\n[Event \"b\"]\n*\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		split := func(r io.Reader, max int) [][]byte {

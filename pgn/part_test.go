@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/frctool/frctool/internal/sharedtest"
 )
 
 // describeGame writes down everything a Reader says of a game but its
@@ -189,12 +191,7 @@ func TestReadPartConfirmsPlainCuts(t *testing.T) {
 // resumed, gives the games Next gives, whatever the input. Its seeds are
 // the ones of FuzzReader, with their corpus.
 func FuzzReadPart(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/*.pgn")
-	for _, file := range files {
-		if b, err := os.ReadFile(file); err == nil && len(b) < 64<<10 {
-			f.Add(b)
-		}
-	}
+	sharedtest.SeedFixtures(f, "*.pgn")
 	corpus, _ := filepath.Glob("testdata/fuzz/FuzzReader/*")
 	for _, file := range corpus {
 		b, err := os.ReadFile(file)

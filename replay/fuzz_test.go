@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
 )
@@ -21,13 +20,7 @@ import (
 //
 //	go test ./replay/ -run '^$' -fuzz FuzzSetUpRemembered -fuzztime 60s
 func FuzzSetUpRemembered(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/validate/*.pgn")
-	files = append(files, "../testdata/dialects.pgn")
-	for _, file := range files {
-		if b, err := os.ReadFile(file); err == nil {
-			f.Add(b)
-		}
-	}
+	sharedtest.SeedFixtures(f, "validate/*.pgn", "dialects.pgn")
 	same := "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. f4 f5 2. Rf3 Rf6 3. O-O O-O *\n\n"
 	f.Add([]byte(same + same + "[Event \"x\"]\n\n1. e4 e5 *\n\n" + same))
 	f.Fuzz(func(t *testing.T, in []byte) {

@@ -124,3 +124,23 @@ func repeated(tb testing.TB, files []string, minSize int) []byte {
 	}
 	return all
 }
+
+// SeedFixtures adds to a fuzz test's seed corpus the project's PGN
+// fixtures that match the patterns, each relative to the module's testdata
+// folder ("*.pgn", "validate/*.pgn"), leaving out files over 64 KB, too
+// large for a fuzzer to mutate usefully.
+func SeedFixtures(f *testing.F, patterns ...string) {
+	f.Helper()
+	root := moduleRoot()
+	if root == "" {
+		return
+	}
+	for _, pattern := range patterns {
+		files, _ := filepath.Glob(filepath.Join(root, "testdata", pattern))
+		for _, file := range files {
+			if b, err := os.ReadFile(file); err == nil && len(b) < 64<<10 {
+				f.Add(b)
+			}
+		}
+	}
+}
