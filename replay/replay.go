@@ -110,9 +110,9 @@ type Replayer struct {
 	// set up again for every game so that playing allocates nothing.
 	board position.Board
 	lines []line // one per open variation level, lines[0] the main line
-	// starts holds the positions set up before, by the FEN tag's text
+	// starts holds the start arrays set up before, by the FEN tag's text
 	// ("" for the standard start of a game without one): an archive
-	// starts from a few hundred positions at most, and parsing a FEN and
+	// starts from a few hundred of them at most, and parsing a FEN and
 	// setting a board up from it took a third of validate's time on
 	// games of few moves. There are at most maxStarts.
 	starts map[string]*position.Board
@@ -177,7 +177,11 @@ func (r *Replayer) SetUp(g *pgn.Game, st startpos.Start) (line int, err error) {
 		tag := &g.Tags[st.FEN]
 		line, text = tag.Line, tag.Value
 	}
-	if b := r.starts[string(text)]; b != nil {
+	// Only start arrays are remembered: the positions of set-up games
+	// (puzzles, studies) are rarely met twice, and remembering each would
+	// cost an allocation a game.
+	remember := st.Kind == startpos.Chess960 || st.Kind == startpos.DFRC
+	if b := r.starts[string(text)]; remember && b != nil {
 		r.board.SetBoard(b)
 	} else {
 		p := standard()
@@ -189,12 +193,14 @@ func (r *Replayer) SetUp(g *pgn.Game, st startpos.Start) (line int, err error) {
 		if err := r.board.SetPosition(p); err != nil {
 			return line, fmt.Errorf("%w: %w", startpos.ErrFEN, err)
 		}
-		if r.starts == nil || len(r.starts) >= maxStarts {
-			r.starts = make(map[string]*position.Board)
+		if remember {
+			if r.starts == nil || len(r.starts) >= maxStarts {
+				r.starts = make(map[string]*position.Board)
+			}
+			b = new(position.Board)
+			b.SetBoard(&r.board)
+			r.starts[string(text)] = b
 		}
-		b = new(position.Board)
-		b.SetBoard(&r.board)
-		r.starts[string(text)] = b
 	}
 	// A FEN of anything but the standard array is a Chess960 (or DFRC, or
 	// set-up) game: its castlings are read the Chess960 way.

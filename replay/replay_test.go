@@ -378,3 +378,29 @@ func TestSetUpStartsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestSetUpOtherStartsAllocateNothing replays games from set-up positions,
+// each met once in an archive of puzzles: they are not remembered, and
+// setting them up allocates nothing.
+func TestSetUpOtherStartsAllocateNothing(t *testing.T) {
+	var games []*pgn.Game
+	var starts []startpos.Start
+	for i := range 6 {
+		g := readGame(t, fmt.Sprintf("[FEN \"4k3/8/8/8/8/8/%dP%d/4K3 w - - 0 1\"]\n\n1. Kd2 *\n", i+1, 6-i))
+		games, starts = append(games, g), append(starts, startpos.Classify(g).Start)
+	}
+	if starts[0].Kind != startpos.Other {
+		t.Fatalf("a puzzle's start is %v, want Other", starts[0].Kind)
+	}
+	r := New(Options{})
+	allocs := testing.AllocsPerRun(10, func() {
+		for i, g := range games {
+			if _, err := r.SetUp(g, starts[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs > 0 || len(r.starts) > 0 {
+		t.Errorf("%v allocations a run, %d positions remembered; want none", allocs, len(r.starts))
+	}
+}
