@@ -118,8 +118,10 @@ type Replayer struct {
 	starts map[string]*position.Board
 }
 
-// maxStarts bounds Replayer.starts, against an archive of set-up
-// positions (puzzles, endgame studies), each of them new.
+// maxStarts bounds Replayer.starts. Past it, starts are set up from
+// their FEN as before: the ones met first, in an archive, are the ones
+// met most, and a full map emptied to make room would cost an allocation
+// for each start met again.
 const maxStarts = 4096
 
 // line is the replay of one (main or variation) line.
@@ -193,8 +195,8 @@ func (r *Replayer) SetUp(g *pgn.Game, st startpos.Start) (line int, err error) {
 		if err := r.board.SetPosition(p); err != nil {
 			return line, fmt.Errorf("%w: %w", startpos.ErrFEN, err)
 		}
-		if remember {
-			if r.starts == nil || len(r.starts) >= maxStarts {
+		if remember && len(r.starts) < maxStarts {
+			if r.starts == nil {
 				r.starts = make(map[string]*position.Board)
 			}
 			b = new(position.Board)

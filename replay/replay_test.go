@@ -354,8 +354,9 @@ func TestVariationCost(t *testing.T) {
 }
 
 // TestSetUpStartsBounded sets up more distinct FEN tags than a Replayer
-// remembers: each game still starts from its own tag's position, and the
-// positions remembered stay within maxStarts.
+// remembers: each game still starts from its own tag's position, the
+// positions remembered stay within maxStarts, and once they are that many
+// a new one allocates nothing.
 func TestSetUpStartsBounded(t *testing.T) {
 	r := New(Options{})
 	for i := range maxStarts + 100 {
@@ -376,6 +377,11 @@ func TestSetUpStartsBounded(t *testing.T) {
 		if len(r.starts) > maxStarts {
 			t.Fatalf("game %d: %d positions remembered, want at most %d", i+1, len(r.starts), maxStarts)
 		}
+	}
+	g := readGame(t, "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 99999\"]\n\n*\n")
+	st := startpos.Classify(g).Start
+	if allocs := testing.AllocsPerRun(10, func() { r.SetUp(g, st) }); allocs > 0 {
+		t.Errorf("a new start with %d remembered: %v allocations, want none", len(r.starts), allocs)
 	}
 }
 
