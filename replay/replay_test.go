@@ -359,28 +359,45 @@ func TestVariationCost(t *testing.T) {
 // a new one allocates nothing.
 func TestSetUpStartsBounded(t *testing.T) {
 	r := New(Options{})
+	start := func(n int) (*pgn.Game, startpos.Start, string) {
+		fen := fmt.Sprintf("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 %d", n)
+		g := readGame(t, fmt.Sprintf("[FEN %q]\n\n*\n", fen))
+		return g, startpos.Classify(g).Start, fen
+	}
 	for i := range maxStarts + 100 {
 		// The move number makes every tag's text new; every 7th game
-		// repeats an earlier tag.
-		n := i + 1
-		if i%7 == 6 {
-			n = i / 2
-		}
-		want := fmt.Sprintf("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 %d", n)
-		g := readGame(t, fmt.Sprintf("[FEN %q]\n\n*\n", want))
-		if _, err := r.SetUp(g, startpos.Classify(g).Start); err != nil {
-			t.Fatal(err)
-		}
-		if got := r.board.FEN(fen.Shredder); got != want {
-			t.Fatalf("game %d: set up %s, want %s", i+1, got, want)
+		// repeats an earlier tag too.
+		for _, n := range []int{i + 1, i/2 + 1} {
+			if n != i+1 && i%7 != 6 {
+				continue
+			}
+			g, st, want := start(n)
+			if _, err := r.SetUp(g, st); err != nil {
+				t.Fatal(err)
+			}
+			if got := r.board.FEN(fen.Shredder); got != want {
+				t.Fatalf("game %d: set up %s, want %s", i+1, got, want)
+			}
 		}
 		if len(r.starts) > maxStarts {
 			t.Fatalf("game %d: %d positions remembered, want at most %d", i+1, len(r.starts), maxStarts)
 		}
 	}
-	g := readGame(t, "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 99999\"]\n\n*\n")
-	st := startpos.Classify(g).Start
-	if allocs := testing.AllocsPerRun(10, func() { r.SetUp(g, st) }); allocs > 0 {
+	if len(r.starts) != maxStarts {
+		t.Fatalf("%d positions remembered, want %d", len(r.starts), maxStarts)
+	}
+	var games []*pgn.Game
+	var starts []startpos.Start
+	for n := range 20 {
+		g, st, _ := start(100000 + n)
+		games, starts = append(games, g), append(starts, st)
+	}
+	k := 0
+	allocs := testing.AllocsPerRun(10, func() {
+		r.SetUp(games[k], starts[k])
+		k++
+	})
+	if allocs > 0 {
 		t.Errorf("a new start with %d remembered: %v allocations, want none", len(r.starts), allocs)
 	}
 }
