@@ -183,7 +183,11 @@ func (r *Replayer) SetUp(g *pgn.Game, st startpos.Start) (line int, err error) {
 	// (puzzles, studies) are rarely met twice, and remembering each would
 	// cost an allocation a game.
 	remember := st.Kind == startpos.Chess960 || st.Kind == startpos.DFRC
-	if b := r.starts[string(text)]; remember && b != nil {
+	var b *position.Board
+	if remember {
+		b = r.starts[string(text)]
+	}
+	if b != nil {
 		r.board.SetBoard(b)
 	} else {
 		p := standard()
