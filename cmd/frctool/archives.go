@@ -58,6 +58,8 @@ type archives struct {
 	bar          *progressbar.ProgressBar
 	warnings     int
 	failedInputs int
+	checked      bool         // checkInputs has run
+	refused      bool         // checkInputs found an input missing: nothing was read
 	games        atomic.Int64 // for the bar's games/s
 }
 
@@ -126,13 +128,41 @@ func newArchives(cmd *cli.Command) (*archives, error) {
 	return a, nil
 }
 
+// checkInputs makes sure, before any input is read and before any output
+// is committed, that every named input can be opened, and reports each one
+// that cannot as "frctool: NAME: reason". A misspelt input must not leave
+// the output of the others where the user's file was: an -o file is
+// replaced, and --in-place rewrites the inputs that are there. each calls
+// it before the first input; a command that makes something before that
+// (split its directory) calls it first. It checks once.
+func (a *archives) checkInputs() error {
+	if a.checked {
+		return nil
+	}
+	a.checked = true
+	for _, name := range a.names {
+		if err := stream.Readable(name); err != nil {
+			a.inputFailed(name, err)
+		}
+	}
+	if a.failed() {
+		a.refused = true
+		return errReported
+	}
+	return nil
+}
+
 // each opens the inputs one at a time, as they are reached, and calls fn
 // with a Reader over each; an input is closed, and its buffers let go of,
 // before the next is opened, so that thousands of inputs need neither
-// thousands of open files nor of buffers. An input that cannot be opened
-// is reported and skipped, as grep and cat do, and the run then exits
-// with status 1; an error of fn stops the run.
+// thousands of open files nor of buffers. An input that can no longer be
+// opened when it is reached (checkInputs found it there) is reported and
+// skipped, as grep and cat do, and the run then exits with status 1; an
+// error of fn stops the run.
 func (a *archives) each(ctx context.Context, fn func(in *stream.Input, r *pgn.Reader) error) error {
+	if err := a.checkInputs(); err != nil {
+		return err
+	}
 	var done atomic.Int64 // bytes of the inputs already finished
 	var current atomic.Pointer[stream.Input]
 	stop := a.startBar(a.totalSize(), func() int64 {
@@ -188,7 +218,7 @@ func (a *archives) totalSize() int64 {
 			if err == nil {
 				return -1
 			}
-			continue // reported when it is reached
+			continue // checkInputs reports it before anything is read
 		}
 		total += fi.Size()
 	}
@@ -289,9 +319,10 @@ func (a *archives) warn(p *pgn.ParseError) {
 	fmt.Fprintln(a.stderr, p.Error())
 }
 
-// summary prints the closing line of a command, unless --quiet.
+// summary prints the closing line of a command, unless --quiet or the
+// run was refused before reading anything.
 func (a *archives) summary(format string, args ...any) {
-	if a.quiet {
+	if a.quiet || a.refused {
 		return
 	}
 	a.mu.Lock()
@@ -424,7 +455,7 @@ func (a *archives) checkInPlace(cmd *cli.Command, backup string) error {
 		}
 		id := identify(name)
 		if id.fi == nil {
-			continue // reported when it is reached
+			continue // checkInputs reports it before anything is read
 		}
 		if !id.fi.Mode().IsRegular() {
 			return usagef(cmd, "%s is not a regular file and cannot be rewritten in place", name)

@@ -333,59 +333,106 @@ func TestManyInputs(t *testing.T) {
 	}
 }
 
-func TestMissingInputAmongSeveral(t *testing.T) {
+// An input that cannot be opened is found before anything is read or
+// written: each is named, the run exits with status 1 and writes nothing,
+// so that what an earlier run wrote to the output is still there.
+func TestUnreadableInputRefusedFirst(t *testing.T) {
 	dir := t.TempDir()
 	a := writeGame(t, dir, "a.pgn")
 	b := writeGame(t, dir, "b.pgn")
 	missing := filepath.Join(dir, "missing.pgn")
+	other := filepath.Join(dir, "other.pgn")
 	unreadable := filepath.Join(dir, "sub")
 	os.Mkdir(unreadable, 0o755)
+	out := filepath.Join(dir, "out")
+	earlier := "what an earlier run wrote\n"
+	split := filepath.Join(dir, "split")
 	for _, tc := range []struct {
 		name   string
 		args   []string
-		stdout string
-		errHas string
-		out    string // the -o file's content, when one is written
+		stderr string
 	}{
-		{"annotate to stdout", []string{"annotate", "-q", a, missing, b}, oneGameAnnotated + oneGameAnnotated,
-			"frctool: " + missing + ": no such file or directory\n", ""},
-		{"annotate to a file", []string{"annotate", "-q", a, missing, b, "-o", filepath.Join(dir, "out.pgn")}, "",
-			"frctool: " + missing + ": no such file or directory\n", oneGameAnnotated + oneGameAnnotated},
-		{"a directory among the inputs", []string{"filter", "-q", a, unreadable, b}, oneGame + oneGame,
-			"frctool: " + unreadable + ": is a directory\n", ""},
-		{"validate", []string{"validate", "-q", missing, a}, "",
-			"frctool: " + missing + ": no such file or directory\n", ""},
+		{"annotate to stdout", []string{"annotate", "-q", a, missing, b},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"no summary line", []string{"annotate", a, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"annotate to a file", []string{"annotate", "-q", a, missing, b, "-o", out},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"annotate in place", []string{"annotate", "-q", "--in-place", a, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"a directory among the inputs", []string{"filter", "-q", "--sp", "0-959", a, unreadable, b, "-o", out},
+			"frctool: " + unreadable + ": is a directory\n"},
+		{"every one is named, in order", []string{"stats", "-q", other, a, missing, "-o", out},
+			"frctool: " + other + ": no such file or directory\nfrctool: " + missing + ": no such file or directory\n"},
+		{"stats --merge", []string{"stats", "--merge", "-q", "-o", out, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"validate", []string{"validate", "-q", missing, a},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"export", []string{"export", "-q", "--format", "csv", "-o", out, a, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"tree", []string{"tree", "-q", "-o", out, a, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"dedup", []string{"dedup", "-q", "-o", out, a, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"split", []string{"split", "-q", "-o", split, a, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			stdout, stderr, code := frctool(t, "", tc.args...)
-			if code != 1 || stdout != tc.stdout || stderr != tc.errHas {
-				t.Errorf("exit %d, stdout %q, stderr %q; want 1, %q, %q", code, stdout, stderr, tc.stdout, tc.errHas)
+			if err := os.WriteFile(out, []byte(earlier), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			if tc.out != "" {
-				if b, _ := os.ReadFile(filepath.Join(dir, "out.pgn")); string(b) != tc.out {
-					t.Errorf("the output holds %q", b)
-				}
+			stdout, stderr, code := frctool(t, "", tc.args...)
+			if code != 1 || stdout != "" || stderr != tc.stderr {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing, %q", code, stdout, stderr, tc.stderr)
+			}
+			if got, _ := os.ReadFile(out); string(got) != earlier {
+				t.Errorf("the output now holds %q", got)
+			}
+			if got, _ := os.ReadFile(a); string(got) != oneGame {
+				t.Errorf("the input now holds %q", got)
+			}
+			if _, err := os.Stat(split); err == nil {
+				t.Errorf("split made its directory")
 			}
 		})
 	}
 }
 
-// stats --merge treats its inputs as every command does: a missing one
-// is reported and the others are merged, with exit status 1.
-func TestMergeMissingInput(t *testing.T) {
+// An input that was there when the run began but is gone when it is
+// reached is reported and skipped, as grep and cat do: the others are
+// processed and the exit status is 1.
+func TestInputGoneWhenReached(t *testing.T) {
 	dir := t.TempDir()
-	doc := filepath.Join(dir, "a.json")
-	if _, stderr, code := frctool(t, "", "stats", "-q", "-o", doc, writeGame(t, dir, "a.pgn")); code != 0 {
-		t.Fatalf("stats: exit %d: %s", code, stderr)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
 	}
-	missing := filepath.Join(dir, "missing.json")
-	stdout, stderr, code := frctool(t, "", "stats", "--merge", "-q", "--format", "csv", doc, missing, doc)
-	if code != 1 || stderr != "frctool: "+missing+": no such file or directory\n" {
-		t.Errorf("exit %d, stderr %q; want 1 and the missing file named", code, stderr)
+	gone := writeGame(t, dir, "gone.pgn")
+	b := writeGame(t, dir, "b.pgn")
+	// The FIFO is opened for reading only when the run reaches it, after
+	// the inputs were checked: the writer removes the next input then.
+	wrote := make(chan error, 1)
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			wrote <- err
+			return
+		}
+		os.Remove(gone)
+		_, err = w.WriteString(oneGame)
+		w.Close()
+		wrote <- err
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"frctool", "annotate", "-q", fifo, gone, b}, nil, &stdout, &stderr)
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != 2 || strings.Split(lines[1], ",")[3] != "2" {
-		t.Errorf("merged table %q, want one row of 2 games", stdout)
+	want := "frctool: " + gone + ": no such file or directory\n"
+	if code != 1 || stdout.String() != oneGameAnnotated+oneGameAnnotated || stderr.String() != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, two games, %q", code, stdout.String(), stderr.String(), want)
 	}
 }
 

@@ -74,6 +74,11 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
+	// Checked before the directory is made, which a misspelt input would
+	// otherwise leave behind, empty.
+	if err := a.checkInputs(); err != nil {
+		return err
+	}
 	s, err := selector.NewSplitter(selector.SplitOptions{
 		Dir:     cmd.String("output"),
 		By:      by,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -412,5 +413,49 @@ func TestCreateProcFD(t *testing.T) {
 	w.Close()
 	if b := <-got; string(b) != "through the pipe\n" {
 		t.Errorf("read %q from the pipe", b)
+	}
+}
+
+// Readable finds what OpenContext would refuse, without reading, and
+// without waiting on a FIFO that has no writer.
+func TestReadable(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.pgn")
+	if err := os.WriteFile(file, []byte("*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	link := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		input string
+		want  error // matched with errors.Is; nil for readable
+	}{
+		{"a regular file", file, nil},
+		{"stdin", "-", nil},
+		{"a FIFO without a writer", fifo, nil},
+		{"a missing file", filepath.Join(dir, "missing.pgn"), fs.ErrNotExist},
+		{"a dangling symlink", link, fs.ErrNotExist},
+		{"a directory", dir, syscall.EISDIR},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Readable(tc.input)
+			if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+				t.Fatalf("Readable(%q) = %v, want %v", tc.input, err, tc.want)
+			}
+			if tc.want == nil {
+				return
+			}
+			// OpenContext refuses it the same way.
+			if _, err := Open(tc.input, nil); !errors.Is(err, tc.want) {
+				t.Errorf("Open(%q) = %v, want %v", tc.input, err, tc.want)
+			}
+		})
 	}
 }

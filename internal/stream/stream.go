@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/dsnet/compress/bzip2"
 	"github.com/klauspost/compress/gzip"
@@ -152,7 +153,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 		}
 		if fi.IsDir() {
 			f.Close()
-			return nil, fmt.Errorf("%s: is a directory", name)
+			return nil, isDirectory(name)
 		}
 		if fi.Mode().IsRegular() {
 			in.Size, in.Regular = fi.Size(), true
@@ -218,6 +219,37 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 		in.closers = append(in.closers, func() error { zr.Close(); return nil })
 	}
 	return in, nil
+}
+
+// Readable reports why OpenContext could not open the named input, or
+// nil, without reading any of it: so that a program can refuse to start
+// on a misspelt input before it writes anything. A FIFO is only looked
+// at, since opening one waits for a writer; "-" and "" (stdin) are always
+// readable.
+func Readable(name string) error {
+	if name == "-" || name == "" {
+		return nil
+	}
+	fi, err := os.Stat(name)
+	switch {
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return isDirectory(name)
+	case fi.Mode()&os.ModeNamedPipe != 0:
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// isDirectory is the error for a directory named as an input, which the
+// system opens but cannot read.
+func isDirectory(name string) error {
+	return &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
 }
 
 // openFile opens name for reading. Opening a FIFO waits for a writer, so
