@@ -78,5 +78,5 @@ func ExampleRun() {
 	// [FEN "?"]
 	//
 	// 1. e4 *
-	// 2 games, 1 identified (1 distinct SPs), 0 DFRC, 0 other start positions, 1 unknown, 1 warnings
+	// 2 games, 1 identified (1 distinct SP), 0 DFRC, 0 other start positions, 1 unknown, 1 warning
 }

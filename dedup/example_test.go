@@ -31,7 +31,7 @@ func Example() {
 	}
 	d.Close()
 	s := d.Summary()
-	fmt.Printf("%d games, %d unique, %d duplicates\n", s.Games, s.Unique, s.Duplicates)
+	fmt.Printf("games %d, unique %d, duplicates %d\n", s.Games, s.Unique, s.Duplicates)
 	// Output:
 	// [White "Alpha"]
 	// [Black "Beta"]
@@ -39,5 +39,5 @@ func Example() {
 	//
 	// 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
 	//
-	// 2 games, 1 unique, 1 duplicates
+	// games 2, unique 1, duplicates 1
 }

@@ -473,7 +473,7 @@ func TestFilterSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const tally = "12 games, 6 identified (4 distinct SPs), 1 DFRC, 1 other start positions, 4 unknown, 5 warnings"
+	const tally = "12 games, 6 identified (4 distinct SPs), 1 DFRC, 1 other start position, 4 unknown, 5 warnings"
 	for _, tc := range []struct {
 		name     string
 		c        Criteria

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 )
@@ -126,8 +127,10 @@ func (t *Tally) Merge(o *Tally) {
 
 // String returns the counts as every command's summary line begins:
 // "12 games, 10 identified (9 distinct SPs), 1 DFRC, 0 other start
-// positions, 1 unknown, 2 warnings".
+// positions, 1 unknown, 1 warning".
 func (t *Tally) String() string {
-	return fmt.Sprintf("%d games, %d identified (%d distinct SPs), %d DFRC, %d other start positions, %d unknown, %d warnings",
-		t.Games, t.Identified, t.Distinct(), t.DFRC, t.Other, t.Unknown, t.Warnings)
+	return fmt.Sprintf("%s, %d identified (%s), %d DFRC, %s, %d unknown, %s",
+		words.Count(t.Games, "game", "games"), t.Identified, words.Count(t.Distinct(), "distinct SP", "distinct SPs"),
+		t.DFRC, words.Count(t.Other, "other start position", "other start positions"), t.Unknown,
+		words.Count(t.Warnings, "warning", "warnings"))
 }

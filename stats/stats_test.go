@@ -85,7 +85,7 @@ func TestFixtureCounts(t *testing.T) {
 	if c := s.DFRC[Pair{0, 518}]; c == nil || *c != wantPair || len(s.DFRC) != 1 {
 		t.Errorf("DFRC: got %v, want only 0:518 = %+v", s.DFRC, wantPair)
 	}
-	wantTotals := "14 games, 10 identified (2 distinct SPs), 2 DFRC, 1 other start positions, 1 unknown, 3 warnings"
+	wantTotals := "14 games, 10 identified (2 distinct SPs), 2 DFRC, 1 other start position, 1 unknown, 3 warnings"
 	if got := s.Totals.String(); got != wantTotals {
 		t.Errorf("totals:\n got %s\nwant %s", got, wantTotals)
 	}

@@ -35,19 +35,19 @@ func Example() {
 	for _, t := range f.Trees() {
 		for _, n := range t.Nodes(tree.WalkOptions{}) {
 			for _, m := range n.Moves {
-				fmt.Printf("SP %d %-10s %-4s %d games, score %.2f, leads to node %d\n", t.Root().SP, n.Line, m.SAN, m.Games, m.Score, m.To)
+				fmt.Printf("SP %d %-10s %-4s games %d, score %.2f, leads to node %d\n", t.Root().SP, n.Line, m.SAN, m.Games, m.Score, m.To)
 			}
 		}
 	}
 	// The two games meet after two moves: one position, node 3.
 	fmt.Println(f)
 	// Output:
-	// SP 518            d4   1 games, score 0.50, leads to node 1
-	// SP 518            Nf3  1 games, score 1.00, leads to node 4
-	// SP 518 1. d4      d5   1 games, score 0.50, leads to node 2
-	// SP 518 1. d4 d5   Nf3  1 games, score 0.50, leads to node 3
-	// SP 518 1. Nf3     d5   1 games, score 1.00, leads to node 5
-	// SP 518 1. Nf3 d5  d4   1 games, score 1.00, leads to node 3
+	// SP 518            d4   games 1, score 0.50, leads to node 1
+	// SP 518            Nf3  games 1, score 1.00, leads to node 4
+	// SP 518 1. d4      d5   games 1, score 0.50, leads to node 2
+	// SP 518 1. d4 d5   Nf3  games 1, score 0.50, leads to node 3
+	// SP 518 1. Nf3     d5   games 1, score 1.00, leads to node 5
+	// SP 518 1. Nf3 d5  d4   games 1, score 1.00, leads to node 3
 	// 2 games in 1 tree (6 positions)
 }
 

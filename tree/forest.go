@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
@@ -89,7 +90,7 @@ type Summary struct {
 // in 3 trees (48210 positions)", then the games skipped or cut short and
 // the positions pruned, when there are such.
 func (s *Summary) string(trees, positions int) string {
-	str := fmt.Sprintf("%d games in %d %s (%d positions)", s.Games, trees, plural(trees, "tree", "trees"), positions)
+	str := fmt.Sprintf("%s in %s (%s)", words.Count(s.Games, "game", "games"), words.Count(trees, "tree", "trees"), words.Count(positions, "position", "positions"))
 	if s.OtherStart > 0 {
 		str += fmt.Sprintf(", %d from other starts skipped", s.OtherStart)
 	}
@@ -100,16 +101,9 @@ func (s *Summary) string(trees, positions int) string {
 		str += fmt.Sprintf(", %d cut short by a move that cannot be played", s.Failed)
 	}
 	if s.Pruned > 0 {
-		str += fmt.Sprintf(", %d positions pruned to stay within the node bound (their counts are partial)", s.Pruned)
+		str += fmt.Sprintf(", %s pruned to stay within the node bound (their counts are partial)", words.Count(s.Pruned, "position", "positions"))
 	}
 	return str
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func (s *Summary) merge(o *Summary) {

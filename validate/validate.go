@@ -22,6 +22,7 @@ import (
 	"fmt"
 
 	"github.com/frctool/frctool/internal/pipeline"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/replay"
@@ -232,7 +233,7 @@ func (s *Summary) add(c *startpos.Class, r *Result) {
 // String returns validate's summary line: "12 games checked, 1 failed,
 // 804 plies replayed", and ", 2 not checkable" when there are such.
 func (s *Summary) String() string {
-	str := fmt.Sprintf("%d games checked, %d failed, %d plies replayed", s.Checked, s.Failed, s.Plies)
+	str := fmt.Sprintf("%s checked, %d failed, %s replayed", words.Count(s.Checked, "game", "games"), s.Failed, words.Count(s.Plies, "ply", "plies"))
 	if s.NotChecked > 0 {
 		str += fmt.Sprintf(", %d not checkable", s.NotChecked)
 	}

@@ -54,37 +54,37 @@ func TestHandMadeGames(t *testing.T) {
 		},
 		{
 			file:     "attacked.pgn",
-			summary:  "1 games checked, 1 failed, 0 plies replayed",
+			summary:  "1 game checked, 1 failed, 0 plies replayed",
 			problems: []string{"attacked.pgn:9: game 1 (Alpha - Beta), move 1...: illegal move 'O-O': the king would pass through an attacked square f8"},
 			kind:     position.ErrIllegalMove,
 		},
 		{
 			file:     "blocked.pgn",
-			summary:  "1 games checked, 1 failed, 0 plies replayed",
+			summary:  "1 game checked, 1 failed, 0 plies replayed",
 			problems: []string{"blocked.pgn:9: game 1 (Alpha - Beta), move 1.: illegal move 'O-O': the way is blocked by the rook on f1"},
 			kind:     position.ErrIllegalMove,
 		},
 		{
 			file:     "noright.pgn",
-			summary:  "1 games checked, 1 failed, 0 plies replayed",
+			summary:  "1 game checked, 1 failed, 0 plies replayed",
 			problems: []string{"noright.pgn:9: game 1 (Alpha - Beta), move 1...: illegal move 'O-O': black has no right to castle king-side"},
 			kind:     position.ErrIllegalMove,
 		},
 		{
 			file:     "ambiguous.pgn",
-			summary:  "1 games checked, 1 failed, 4 plies replayed",
+			summary:  "1 game checked, 1 failed, 4 plies replayed",
 			problems: []string{"ambiguous.pgn:6: game 1 (Alpha - Beta), move 3.: ambiguous move 'Nd2' (Nb1, Nf3)"},
 			kind:     position.ErrAmbiguousMove,
 		},
 		{
 			file:     "garbage.pgn",
-			summary:  "1 games checked, 1 failed, 3 plies replayed",
+			summary:  "1 game checked, 1 failed, 3 plies replayed",
 			problems: []string{"garbage.pgn:7: game 1 (Alpha - Beta), move 2...: invalid move 'Xyzzy': not a move in SAN, long algebraic or UCI notation"},
 			kind:     position.ErrInvalidMove,
 		},
 		{
 			file:     "wrongresult.pgn",
-			summary:  "1 games checked, 1 failed, 4 plies replayed",
+			summary:  "1 game checked, 1 failed, 4 plies replayed",
 			problems: []string{`wrongresult.pgn:4: game 1 (Alpha - Beta): wrong result: [Result "1-0"], but White is checkmated`},
 			kind:     ErrResult,
 		},
@@ -120,12 +120,12 @@ func TestHandMadeGames(t *testing.T) {
 		{
 			// Variations are skipped unless asked for.
 			file:    "variation.pgn",
-			summary: "1 games checked, 0 failed, 3 plies replayed",
+			summary: "1 game checked, 0 failed, 3 plies replayed",
 		},
 		{
 			file:       "variation.pgn",
 			variations: true,
-			summary:    "1 games checked, 1 failed, 6 plies replayed",
+			summary:    "1 game checked, 1 failed, 6 plies replayed",
 			problems: []string{
 				"variation.pgn:9: game 1 (Alpha - Beta), move 1...: illegal move 'O-O': the king would pass through an attacked square f8",
 				"variation.pgn:10: game 1 (Alpha - Beta), move 2...: illegal move 'O-O': black has no right to castle king-side",

@@ -72,6 +72,11 @@ func runCmd(t *testing.T, summary *regexp.Regexp, args ...string) (stdout []byte
 	if m == nil {
 		t.Fatalf("%v: no summary line matching %v in\n%s", args, summary, tail(errOut.String()))
 	}
+	for _, c := range countPhrase.FindAllStringSubmatch(m[0], -1) {
+		if plural := c[2] == "plies" || c[3] == "s"; plural == (c[1] == "1") {
+			t.Errorf("%v: %q in the summary line %q", args, c[0], m[0])
+		}
+	}
 	for _, s := range m[1:] {
 		if s == "" {
 			nums = append(nums, 0)
@@ -94,16 +99,19 @@ func tail(s string) string {
 	return s
 }
 
+// The summary lines, their nouns singular or plural: countPhrase finds
+// each count and its noun, which must agree.
 var (
-	tallyLine    = `(\d+) games, (\d+) identified \((\d+) distinct SPs\), (\d+) DFRC, (\d+) other start positions, (\d+) unknown, (\d+) warnings`
+	countPhrase  = regexp.MustCompile(`\b(\d+) (?:distinct |other start |prefix )?(game|SP|position|warning|ply|plies|row|file|duplicate|tree)(s?)\b`)
+	tallyLine    = `(\d+) games?, (\d+) identified \((\d+) distinct SPs?\), (\d+) DFRC, (\d+) other start positions?, (\d+) unknown, (\d+) warnings?`
 	annotateLine = regexp.MustCompile(`(?m)^frctool: annotate: ` + tallyLine + `$`)
 	statsLine    = regexp.MustCompile(`(?m)^frctool: stats: ` + tallyLine + `(;.*)?$`)
-	dedupLine    = regexp.MustCompile(`(?m)^frctool: dedup: (\d+) games read, (\d+) unique, (\d+) duplicates, (\d+) prefix duplicates(?:, (\d+) not compared)?, (\d+) warnings$`)
-	treeLine     = regexp.MustCompile(`(?m)^frctool: tree: ` + tallyLine + `; (\d+) games in (\d+) trees? \((\d+) positions?\)(?:, (\d+) from other starts skipped)?.*$`)
-	exportLine   = regexp.MustCompile(`(?m)^frctool: export: ` + tallyLine + `; (\d+) rows$`)
-	filterLine   = regexp.MustCompile(`(?m)^frctool: filter: (\d+) games read, (\d+) selected, (\d+) rejected, (\d+) warnings$`)
-	splitLine    = regexp.MustCompile(`(?m)^frctool: split: (\d+) games read, (\d+) files written \((\d+) games with a number, (\d+) DFRC, (\d+) other\), (\d+) warnings$`)
-	validateLine = regexp.MustCompile(`(?m)^frctool: validate: (\d+) games checked, (\d+) failed, (\d+) plies replayed(?:, (\d+) not checkable)?$`)
+	dedupLine    = regexp.MustCompile(`(?m)^frctool: dedup: (\d+) games? read, (\d+) unique, (\d+) duplicates?, (\d+) prefix duplicates?(?:, (\d+) not compared)?, (\d+) warnings?$`)
+	treeLine     = regexp.MustCompile(`(?m)^frctool: tree: ` + tallyLine + `; (\d+) games? in (\d+) trees? \((\d+) positions?\)(?:, (\d+) from other starts skipped)?.*$`)
+	exportLine   = regexp.MustCompile(`(?m)^frctool: export: ` + tallyLine + `; (\d+) rows?$`)
+	filterLine   = regexp.MustCompile(`(?m)^frctool: filter: (\d+) games? read, (\d+) selected, (\d+) rejected, (\d+) warnings?$`)
+	splitLine    = regexp.MustCompile(`(?m)^frctool: split: (\d+) games? read, (\d+) files? written \((\d+) games? with a number, (\d+) DFRC, (\d+) other\), (\d+) warnings?$`)
+	validateLine = regexp.MustCompile(`(?m)^frctool: validate: (\d+) games? checked, (\d+) failed, (\d+) (?:ply|plies) replayed(?:, (\d+) not checkable)?$`)
 )
 
 // inputEmpty reports whether the file at path is empty.

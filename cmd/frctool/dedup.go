@@ -11,6 +11,7 @@ import (
 
 	"github.com/frctool/frctool/dedup"
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
 )
 
@@ -123,11 +124,12 @@ func runDedup(ctx context.Context, cmd *cli.Command) error {
 	}
 	err = writeAll(out, err)
 	sum := d.Summary()
-	line := fmt.Sprintf("dedup: %d games read, %d unique, %d duplicates, %d prefix duplicates", sum.Games, sum.Unique, sum.Duplicates, sum.PrefixDuplicates)
+	line := fmt.Sprintf("dedup: %s read, %d unique, %s, %s", words.Count(sum.Games, "game", "games"), sum.Unique,
+		words.Count(sum.Duplicates, "duplicate", "duplicates"), words.Count(sum.PrefixDuplicates, "prefix duplicate", "prefix duplicates"))
 	if sum.Passed > 0 {
 		line += fmt.Sprintf(", %d not compared", sum.Passed)
 	}
-	a.summary("%s, %d warnings", line, sum.Warnings)
+	a.summary("%s, %s", line, words.Count(sum.Warnings, "warning", "warnings"))
 	return err
 }
 

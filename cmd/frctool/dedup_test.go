@@ -55,7 +55,7 @@ func TestDedupCommand(t *testing.T) {
 			args:    []string{"--prefix", "-"},
 			out:     other + long,
 			dups:    short + long2,
-			summary: "frctool: dedup: 4 games read, 2 unique, 1 duplicates, 1 prefix duplicates, 0 warnings\n",
+			summary: "frctool: dedup: 4 games read, 2 unique, 1 duplicate, 1 prefix duplicate, 0 warnings\n",
 		},
 		{
 			name:  "prefixes are kept without --prefix",
@@ -78,7 +78,7 @@ func TestDedupCommand(t *testing.T) {
 			args:    []string{"--where", `Event = "other"`},
 			out:     long + long + other,
 			dups:    other,
-			summary: "frctool: dedup: 4 games read, 1 unique, 1 duplicates, 0 prefix duplicates, 2 not compared, 0 warnings\n",
+			summary: "frctool: dedup: 4 games read, 1 unique, 1 duplicate, 0 prefix duplicates, 2 not compared, 0 warnings\n",
 		},
 	}
 	for _, tt := range tests {
@@ -218,7 +218,7 @@ func TestDedupPrefixFIFO(t *testing.T) {
 	if code != 0 || stdout != long {
 		t.Errorf("exit %d, output %q, stderr %q; want %q", code, stdout, stderr, long)
 	}
-	if !strings.HasSuffix(stderr, "2 games read, 1 unique, 0 duplicates, 1 prefix duplicates, 0 warnings\n") {
+	if !strings.HasSuffix(stderr, "2 games read, 1 unique, 0 duplicates, 1 prefix duplicate, 0 warnings\n") {
 		t.Errorf("stderr %q", stderr)
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 1 {

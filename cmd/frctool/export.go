@@ -12,6 +12,7 @@ import (
 
 	"github.com/frctool/frctool/export"
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
 )
 
@@ -140,6 +141,6 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 		err = w.Close()
 	}
 	err = writeAll(out, err)
-	a.summary("export: %s; %d rows", w.Tally(), w.Rows())
+	a.summary("export: %s; %s", w.Tally(), words.Count(w.Rows(), "row", "rows"))
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/selector"
@@ -151,6 +152,6 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	}
 	err = writeAll(out, err)
 	sum := f.Summary()
-	a.summary("filter: %d games read, %d selected, %d rejected, %d warnings", sum.Games, sum.Selected, sum.Games-sum.Selected, sum.Warnings)
+	a.summary("filter: %s read, %d selected, %d rejected, %s", words.Count(sum.Games, "game", "games"), sum.Selected, sum.Games-sum.Selected, words.Count(sum.Warnings, "warning", "warnings"))
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/selector"
@@ -113,7 +114,8 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 	if a.where != nil {
 		left = fmt.Sprintf(", %d not selected and not written", sum.Unselected)
 	}
-	a.summary("split: %d games read, %d files written (%d games with a number, %d DFRC, %d other)%s, %d warnings",
-		sum.Games, s.Files(), sum.Selected, sum.ByClass[selector.DFRC], sum.ByClass[selector.Other], left, sum.Warnings)
+	a.summary("split: %s read, %s written (%s with a number, %d DFRC, %d other)%s, %s",
+		words.Count(sum.Games, "game", "games"), words.Count(s.Files(), "file", "files"), words.Count(sum.Selected, "game", "games"),
+		sum.ByClass[selector.DFRC], sum.ByClass[selector.Other], left, words.Count(sum.Warnings, "warning", "warnings"))
 	return err
 }

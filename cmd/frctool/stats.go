@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/stats"
@@ -190,7 +191,11 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	}
 	verdict := ""
 	if tested > 0 {
-		verdict = fmt.Sprintf("; %d of %d positions differ from the mean at FDR %s", sig, tested, percent(opts.FDR))
+		differ := "differ"
+		if sig == 1 {
+			differ = "differs"
+		}
+		verdict = fmt.Sprintf("; %d of %s %s from the mean at FDR %s", sig, words.Count(tested, "position", "positions"), differ, percent(opts.FDR))
 	}
 	a.summary("stats: %s%s%s", &s.Totals, selected, verdict)
 	return nil

@@ -41,7 +41,7 @@ func TestStatsCSVByDefault(t *testing.T) {
 	for _, w := range []string{
 		"games.pgn:33: game has no result",
 		"games.pgn:43: the Result tag and the termination marker of the moves disagree",
-		"frctool: stats: 14 games, 10 identified (2 distinct SPs), 2 DFRC, 1 other start positions, 1 unknown, 3 warnings",
+		"frctool: stats: 14 games, 10 identified (2 distinct SPs), 2 DFRC, 1 other start position, 1 unknown, 3 warnings",
 	} {
 		if !strings.Contains(errs, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errs)

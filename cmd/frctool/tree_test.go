@@ -110,7 +110,7 @@ func TestTreeSummary(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	want := "small.pgn:53: game 4 (White D - Black D), move 2.: illegal move 'Nf3': no knight can move to f3\n" +
-		"frctool: tree: 7 games, 6 identified (2 distinct SPs), 1 DFRC, 0 other start positions, 0 unknown, 1 warnings; " +
+		"frctool: tree: 7 games, 6 identified (2 distinct SPs), 1 DFRC, 0 other start positions, 0 unknown, 1 warning; " +
 		"6 games in 2 trees (18 positions), 1 from other starts skipped, 1 cut short by a move that cannot be played\n"
 	if !strings.HasSuffix(errs, want) {
 		t.Errorf("stderr:\n%s\nwant it to end with\n%s", errs, want)

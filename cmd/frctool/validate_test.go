@@ -43,7 +43,7 @@ func TestValidateCommand(t *testing.T) {
 			name:     "stdin",
 			args:     []string{"validate"},
 			stdin:    "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n",
-			stderr:   "stdin:5: game 1 (A - B), move 2.: illegal move 'Ke3': no king can move to e3\nfrctool: validate: 1 games checked, 1 failed, 2 plies replayed\n",
+			stderr:   "stdin:5: game 1 (A - B), move 2.: illegal move 'Ke3': no king can move to e3\nfrctool: validate: 1 game checked, 1 failed, 2 plies replayed\n",
 			exitCode: 1,
 		},
 		{

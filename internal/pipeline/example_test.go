@@ -58,5 +58,5 @@ func Example() {
 	// dfrc: 0
 	// other: 1
 	// unknown: 1
-	// 4 games, 2 identified (2 distinct SPs), 0 DFRC, 1 other start positions, 1 unknown, 0 warnings
+	// 4 games, 2 identified (2 distinct SPs), 0 DFRC, 1 other start position, 1 unknown, 0 warnings
 }
