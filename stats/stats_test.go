@@ -251,9 +251,12 @@ func TestMergeRefuses(t *testing.T) {
 	if got, err := m.ReadJSON(write(Report{Stats: s})); err != nil || got.DFRCTable {
 		t.Errorf("document without DFRC table: %+v, %v; want DFRCTable false", got, err)
 	}
-	for _, bad := range []string{`{}`, `[1]`, `{"format":"frctool-stats/1","rows":[{"sp":3,"games":2,"white_wins":1,"sum_plies":0}]}`, `not json`} {
-		if _, err := m.ReadJSON(strings.NewReader(bad)); !errors.Is(err, ErrNotStats) {
+	for _, bad := range []string{`{}`, `[1]`, `{"rows":[{"sp":5,"games":-3}]}`, `{"format":"frctool-stats/1","rows":[{"sp":3,"games":2,"white_wins":1,"sum_plies":0}]}`, `not json`} {
+		_, err := m.ReadJSON(strings.NewReader(bad))
+		if !errors.Is(err, ErrNotStats) {
 			t.Errorf("ReadJSON(%s) = %v, want ErrNotStats", bad, err)
+		} else if n := strings.Count(err.Error(), ErrNotStats.Error()); n != 1 {
+			t.Errorf("ReadJSON(%s) = %v, which says what it is %d times", bad, err, n)
 		}
 	}
 }

@@ -354,6 +354,9 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	}
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, ErrNotStats) {
+			return Merged{}, err // a row's own, which says what is wrong
+		}
 		return Merged{}, fmt.Errorf("%w: %w", ErrNotStats, err)
 	}
 	if doc.Format != jsonFormat {

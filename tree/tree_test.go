@@ -580,6 +580,7 @@ func TestReadJSONRefuses(t *testing.T) {
 		{"depth past the most", strings.Replace(doc, `"depth":12`, `"depth":201`, 1), 0, ErrDepth},
 		{"a tree twice", twice, 0, ErrDuplicated},
 		{"bad move", strings.Replace(doc, `"uci":"e2e4"`, `"uci":"e2e5"`, 1), 0, ErrBadNode},
+		{"two lists of positions", strings.Replace(doc, `"nodes":[`, `"nodes":[],"nodes":[`, 1), 0, ErrNotTree},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -594,8 +595,11 @@ func TestReadJSONRefuses(t *testing.T) {
 				}
 			}
 			before := m.Len()
-			if err := m.ReadJSON(strings.NewReader(tt.doc)); !errors.Is(err, tt.want) {
+			err = m.ReadJSON(strings.NewReader(tt.doc))
+			if !errors.Is(err, tt.want) {
 				t.Errorf("error %v, want %v", err, tt.want)
+			} else if n := strings.Count(err.Error(), ErrNotTree.Error()); n > 1 {
+				t.Errorf("error %v says what it is %d times", err, n)
 			}
 			if m.Len() != before {
 				t.Errorf("%d positions after a refused document, want %d", m.Len(), before)
