@@ -3,6 +3,7 @@ package where
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -28,7 +29,11 @@ func FuzzParse(f *testing.F) {
 			if se.Col < 1 || se.Col > utf8.RuneCountInString(s)+1 || se.Expr != s || se.Msg == "" {
 				t.Fatalf("Parse(%q): column %d, message %q", s, se.Col, se.Msg)
 			}
-			_ = se.Caret()
+			// Two lines, the first of bounded length, the caret last.
+			lines := strings.Split(se.Caret(), "\n")
+			if len(lines) != 2 || utf8.RuneCountInString(lines[0]) > caretWidth+6 || !strings.HasSuffix(lines[1], "^") {
+				t.Fatalf("Parse(%q): Caret() = %q", s, se.Caret())
+			}
 			return
 		}
 		printed := e.String()

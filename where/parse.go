@@ -29,33 +29,49 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Caret returns two lines: the expression, and a caret under the column
 // of the mistake. Line breaks in the expression show as spaces, and tabs
-// are repeated on the second line, so that the caret lines up.
+// are repeated on the second line, so that the caret lines up. An
+// expression longer than caretWidth characters is cut to the part around
+// the mistake, with "..." where it was cut, so that the message stays a
+// line however long the expression.
 func (e *SyntaxError) Caret() string {
+	chars := []rune(e.Expr)
+	from, to := 0, len(chars)
+	if len(chars) > caretWidth {
+		from = max(0, min(e.Col-1-caretWidth/2, len(chars)-caretWidth))
+		to = from + caretWidth
+	}
 	var line, mark strings.Builder
-	col := 1
-	for i, r := range e.Expr {
+	if from > 0 {
+		line.WriteString("...")
+		mark.WriteString("   ")
+	}
+	for i, r := range chars[from:to] {
 		switch r {
 		case '\n', '\r':
 			line.WriteByte(' ')
 		default:
-			_, size := utf8.DecodeRuneInString(e.Expr[i:])
-			line.WriteString(e.Expr[i : i+size])
+			line.WriteRune(r)
 		}
-		if col < e.Col {
+		if from+i+1 < e.Col {
 			if r == '\t' {
 				mark.WriteByte('\t')
 			} else {
 				mark.WriteByte(' ')
 			}
 		}
-		col++
 	}
-	for ; col < e.Col; col++ {
+	if to < len(chars) {
+		line.WriteString("...")
+	}
+	for col := to + 1; col < e.Col; col++ {
 		mark.WriteByte(' ')
 	}
 	mark.WriteByte('^')
 	return line.String() + "\n" + mark.String()
 }
+
+// caretWidth is the most characters of an expression that Caret shows.
+const caretWidth = 72
 
 type tokKind uint8
 

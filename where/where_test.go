@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/pgn"
@@ -261,11 +262,71 @@ func TestSyntaxError(t *testing.T) {
 				t.Errorf("error %v does not wrap %v", err, tt.err)
 			}
 			lines := strings.Split(se.Caret(), "\n")
-			if len(lines) != 2 || lines[0] != strings.NewReplacer("\n", " ").Replace(tt.expr) {
+			// Invalid bytes show as U+FFFD; a long expression is cut
+			// (TestCaretCutsLongExpressions).
+			shown := strings.NewReplacer("\n", " ").Replace(string([]rune(tt.expr)))
+			if len(lines) != 2 || utf8.RuneCountInString(tt.expr) <= caretWidth && lines[0] != shown {
 				t.Fatalf("Caret() = %q", se.Caret())
 			}
 			if tt.caret != "" && lines[1] != tt.caret {
 				t.Errorf("Caret() second line %q, want %q", lines[1], tt.caret)
+			}
+		})
+	}
+}
+
+// A long expression is shown cut to the part around the mistake, the
+// caret under the character the column names.
+func TestCaretCutsLongExpressions(t *testing.T) {
+	many := strings.Repeat("bot and ", 30)
+	for _, tt := range []struct {
+		name       string
+		expr       string
+		col        int
+		cutBefore  bool // the line starts with "..."
+		cutAfter   bool // and ends with it
+		underCaret string
+	}{
+		{"mistake in the middle", many + "? and " + many + "bot", len(many) + 1, true, true, "?"},
+		{"mistake at the start", "? " + many + "bot", 1, false, true, "?"},
+		{"mistake at the end", many + "?", len(many) + 1, true, false, "?"},
+		{"the end is the mistake", many, len(many) + 1, true, false, ""},
+		{"just short enough", strings.Repeat("bot and ", 8) + "bot or ?", caretWidth, false, false, "?"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(tt.expr)
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Col != tt.col {
+				t.Fatalf("Parse: %v, want a mistake at column %d", err, tt.col)
+			}
+			lines := strings.Split(se.Caret(), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("Caret() = %q", se.Caret())
+			}
+			line, mark := lines[0], lines[1]
+			if got := strings.HasPrefix(line, "..."); got != tt.cutBefore {
+				t.Errorf("line %q: cut before %v, want %v", line, got, tt.cutBefore)
+			}
+			if got := strings.HasSuffix(line, "..."); got != tt.cutAfter {
+				t.Errorf("line %q: cut after %v, want %v", line, got, tt.cutAfter)
+			}
+			if n := utf8.RuneCountInString(line); n > caretWidth+6 {
+				t.Errorf("line of %d characters", n)
+			}
+			inner := strings.TrimSuffix(strings.TrimPrefix(line, "..."), "...")
+			if !strings.Contains(tt.expr, inner) {
+				t.Errorf("line %q is not a part of the expression", line)
+			}
+			at := len(mark) - 1
+			if strings.TrimRight(mark, "^") != strings.Repeat(" ", at) {
+				t.Fatalf("mark %q", mark)
+			}
+			under := ""
+			if at < len(line) {
+				under = line[at : at+1]
+			}
+			if under != tt.underCaret {
+				t.Errorf("%q under the caret, want %q\n%s\n%s", under, tt.underCaret, line, mark)
 			}
 		})
 	}
