@@ -41,7 +41,7 @@ func TestAnnotateCommand(t *testing.T) {
 		{name: "backup without in-place", args: []string{"annotate", "--backup", ".bak", "x.pgn"}, exitCode: 2, errHas: "--backup goes with --in-place"},
 		{name: "in-place on stdin", args: []string{"annotate", "--in-place"}, exitCode: 2, errHas: "--in-place needs FILE arguments"},
 		{name: "stdin twice", args: []string{"annotate", "-", "-"}, exitCode: 2, errHas: "can be read only once"},
-		{name: "unknown flag", args: []string{"annotate", "--bogus"}, exitCode: 2, errHas: "flag provided but not defined"},
+		{name: "unknown flag", args: []string{"annotate", "--bogus"}, exitCode: 2, errHas: "unknown flag --bogus\n"},
 	})
 }
 

@@ -119,7 +119,25 @@ RNBQKBRR,,,,,,"back rank ""RNBQKBRR"": a back rank holds 2 rooks, 2 knights, 2 b
 		{
 			name:     "unknown flag is a usage error",
 			args:     []string{"identify", "--sp", "RNBQKBNR"},
-			errHas:   "flag provided but not defined",
+			stderr:   "frctool: unknown flag --sp\nRun 'frctool identify --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "a mistyped flag is named with the one meant",
+			args:     []string{"identify", "--fromat", "csv", "RNBQKBNR"},
+			stderr:   "frctool: unknown flag --fromat; did you mean --format?\nRun 'frctool identify --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "a mistyped command is named with the one meant",
+			args:     []string{"idnetify", "RNBQKBNR"},
+			stderr:   "frctool: unknown command \"idnetify\"; did you mean identify?\nRun 'frctool --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "an unknown command like none",
+			args:     []string{"xyz"},
+			stderr:   "frctool: unknown command \"xyz\"\nRun 'frctool --help' for usage.\n",
 			exitCode: 2,
 		},
 		{

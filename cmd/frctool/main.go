@@ -13,7 +13,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/urfave/cli/v3"
@@ -156,7 +158,11 @@ Example:
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return usagef(cmd, "unknown command %q", cmd.Args().First())
+				name := cmd.Args().First()
+				if near := nearest(name, commandNames(cmd)); near != "" {
+					return usagef(cmd, "unknown command %q; did you mean %s?", name, near)
+				}
+				return usagef(cmd, "unknown command %q", name)
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
@@ -188,11 +194,103 @@ func commands() []*cli.Command {
 // which exit with status 2 instead of 1.
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
-		return usageError{err: err, command: c.FullName()}
+		return usageError{err: unknownFlag(c, err), command: c.FullName()}
 	}
 	for _, sub := range cmd.Commands {
 		setUsageErrors(sub)
 	}
+}
+
+// notDefined begins the flag package's message for a flag it does not
+// know, which names the flag with one dash whatever was typed.
+const notDefined = "flag provided but not defined: -"
+
+// unknownFlag words err, when it is about a flag the command does not
+// have, as the flag was typed, with the command's nearest flag when one
+// is close: "unknown flag --grup-by; did you mean --group-by?".
+func unknownFlag(c *cli.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), notDefined)
+	if !ok {
+		return err
+	}
+	dashes := "--"
+	if utf8.RuneCountInString(name) == 1 {
+		dashes = "-"
+	}
+	var names []string
+	for _, f := range c.Flags {
+		names = append(names, f.Names()...)
+	}
+	if near := nearest(name, names); near != "" {
+		dashes := "--"
+		if utf8.RuneCountInString(near) == 1 {
+			dashes = "-"
+		}
+		return fmt.Errorf("unknown flag %s%s; did you mean %s%s?", dashes, name, dashes, near)
+	}
+	return fmt.Errorf("unknown flag %s%s", dashes, name)
+}
+
+// commandNames are the names and aliases of cmd's subcommands.
+func commandNames(cmd *cli.Command) []string {
+	var names []string
+	for _, sub := range cmd.Commands {
+		names = append(names, sub.Names()...)
+	}
+	return names
+}
+
+// nearest returns the name of names that typed most probably meant, or ""
+// when none is close: one that differs only in case, else the closest by
+// edit distance, ignoring case, with at most a third of its letters and at
+// least one changed. A one-letter name is only matched in the other case:
+// any other letter is one change away.
+func nearest(typed string, names []string) string {
+	for _, n := range names {
+		if strings.EqualFold(typed, n) {
+			return n
+		}
+	}
+	size := utf8.RuneCountInString(typed)
+	if size < 2 {
+		return ""
+	}
+	best, bestDist := "", max(1, size/3)+1
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(typed), strings.ToLower(n)); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the number of characters to insert, delete, replace or
+// swap with the next one to make b of a (Damerau's optimal string
+// alignment distance): "stast" is one swap from "stats".
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	// d[i][j] is the distance between ra[:i] and rb[:j].
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }
 
 // Every command's description ends with an "Example" section, so that its
