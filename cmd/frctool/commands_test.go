@@ -572,3 +572,43 @@ func TestInterruptWhileWaitingForInput(t *testing.T) {
 		})
 	}
 }
+
+// A line over maxLine bytes gets its row, empty but for the error, and
+// the lines after it are read and numbered as ever; a line of maxLine
+// bytes is read.
+func TestOverlongLines(t *testing.T) {
+	long := strings.Repeat("x", maxLine+1)
+	limit := strings.Repeat("x", maxLine)
+	tooLong := "line longer than 1048576 bytes, not read"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stdin  string
+		stdout string
+		stderr string
+	}{
+		{"identify, between two lines", []string{"identify", "--format", "csv"}, "RNBQKBNR\n" + long + "\nBBQNNRKR\n",
+			"input,sp,fritz9,white_sp,black_sp,rank,error\nRNBQKBNR,518,359,518,518,RNBQKBNR,\n,,,,,,\"" + tooLong + "\"\nBBQNNRKR,0,81,0,0,BBQNNRKR,\n",
+			"frctool: stdin:2: " + tooLong + "\n"},
+		{"identify, the last line without a newline", []string{"identify", "--format", "csv"}, "RNBQKBNR\n" + long,
+			"input,sp,fritz9,white_sp,black_sp,rank,error\nRNBQKBNR,518,359,518,518,RNBQKBNR,\n,,,,,,\"" + tooLong + "\"\n",
+			"frctool: stdin:2: " + tooLong + "\n"},
+		{"convert, with CRLF", []string{"convert", "--from", "rank", "--to", "scharnagl", "--format", "csv"}, long + "\r\nBBQNNRKR\r\n",
+			"input,output\n,\nBBQNNRKR,0\n", "frctool: stdin:1: " + tooLong + "\n"},
+		{"convert, text", []string{"convert", "--from", "rank", "--to", "scharnagl"}, long + "\nBBQNNRKR",
+			"\n0\n", "frctool: stdin:1: " + tooLong + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := frctool(t, tc.stdin, tc.args...)
+			if code != 1 || stdout != tc.stdout || stderr != tc.stderr {
+				t.Errorf("exit %d\nstdout %.300q\nstderr %.300q\nwant 1\nstdout %.300q\nstderr %.300q", code, stdout, stderr, tc.stdout, tc.stderr)
+			}
+		})
+	}
+	t.Run("a line of the most bytes is read", func(t *testing.T) {
+		_, stderr, code := frctool(t, limit+"\n", "identify", "--format", "csv")
+		if code != 1 || strings.Contains(stderr, tooLong) || !strings.Contains(stderr, "a back rank has 8 squares") {
+			t.Errorf("exit %d, stderr %.200q; want the line read, and refused as a back rank", code, stderr)
+		}
+	})
+}

@@ -52,9 +52,12 @@ func runConvert(ctx context.Context, cmd *cli.Command) error {
 	out, _ := startpos.ParseNotation(to)
 
 	if format == "csv" {
-		return eachInput(ctx, cmd, "input,output", func(dst, item []byte) ([]byte, error) {
+		return eachInput(ctx, cmd, "input,output", func(dst, item []byte, readErr error) ([]byte, error) {
 			dst = csvfield.Append(dst, item)
 			dst = append(dst, ',')
+			if readErr != nil {
+				return dst, readErr
+			}
 			sp, err := in.Read(item)
 			if err != nil {
 				return dst, err
@@ -63,7 +66,10 @@ func runConvert(ctx context.Context, cmd *cli.Command) error {
 			return out.Append(dst, sp), nil
 		})
 	}
-	return eachInput(ctx, cmd, "", func(dst, item []byte) ([]byte, error) {
+	return eachInput(ctx, cmd, "", func(dst, item []byte, readErr error) ([]byte, error) {
+		if readErr != nil {
+			return dst, readErr
+		}
 		sp, err := in.Read(item)
 		if err != nil {
 			return dst, err

@@ -92,7 +92,10 @@ func runIdentify(ctx context.Context, cmd *cli.Command) error {
 	case "json":
 		appendRecord = appendIdentifyJSON
 	}
-	return eachInput(ctx, cmd, header, func(dst, item []byte) ([]byte, error) {
+	return eachInput(ctx, cmd, header, func(dst, item []byte, readErr error) ([]byte, error) {
+		if readErr != nil {
+			return appendRecord(dst, newIdentifyRecord("", startpos.Identity{}, readErr)), readErr
+		}
 		id, err := startpos.Identify(string(item))
 		return appendRecord(dst, newIdentifyRecord(string(item), id, err)), err
 	})

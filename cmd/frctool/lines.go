@@ -21,8 +21,14 @@ import (
 
 // rowFunc appends the output row for one item, without its newline, to dst.
 // When the item cannot be read it appends the empty-result row and returns
-// the error, which the loop reports.
-type rowFunc func(dst, item []byte) ([]byte, error)
+// the error, which the loop reports. readErr, when not nil, is why the
+// line could not even be read (errLineTooLong): the row is then the
+// empty-result row with that error, and item is nil.
+type rowFunc func(dst, item []byte, readErr error) ([]byte, error)
+
+// errLineTooLong is the error of an input line over maxLine bytes, which
+// is skipped: no FEN or back rank is that long.
+var errLineTooLong = fmt.Errorf("line longer than %d bytes, not read", maxLine)
 
 const (
 	// outputBuffer is how much output is gathered before a write: large
@@ -44,9 +50,9 @@ func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc
 	}
 	failed := 0
 	var buf []byte // reused for every row: no allocation per line
-	emit := func(source string, n int, item []byte) error {
+	emit := func(source string, n int, item []byte, readErr error) error {
 		var err error
-		buf, err = row(buf[:0], item)
+		buf, err = row(buf[:0], item, readErr)
 		buf = append(buf, '\n')
 		if err != nil {
 			failed++
@@ -63,15 +69,30 @@ func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc
 
 	if args := cmd.Args().Slice(); len(args) > 0 {
 		for i, a := range args {
-			if err := emit("argument", i+1, []byte(a)); err != nil {
+			if err := emit("argument", i+1, []byte(a), nil); err != nil {
 				return err
 			}
 		}
 	} else {
-		sc := bufio.NewScanner(&interruptibleReader{ctx: ctx, r: cmd.Root().Reader})
-		sc.Buffer(make([]byte, 64<<10), maxLine)
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Bytes()
+		lines := lineReader{r: bufio.NewReaderSize(&interruptibleReader{ctx: ctx, r: cmd.Root().Reader}, 64<<10)}
+		for n := 1; ; n++ {
+			line, tooLong, err := lines.next()
+			if err != nil && err != io.EOF {
+				out.Flush()
+				if ctx.Err() != nil {
+					return errors.New("interrupted")
+				}
+				return fmt.Errorf("stdin: %w", err)
+			}
+			if tooLong {
+				if err := emit("stdin", n, nil, errLineTooLong); err != nil {
+					return err
+				}
+				continue
+			}
+			if line == nil && err == io.EOF {
+				break
+			}
 			if n == 1 {
 				// Files saved by some Windows editors start with a byte
 				// order mark, which is no part of the first input.
@@ -81,16 +102,9 @@ func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc
 			if len(line) == 0 || line[0] == '#' {
 				continue
 			}
-			if err := emit("stdin", n, line); err != nil {
+			if err := emit("stdin", n, line, nil); err != nil {
 				return err
 			}
-		}
-		if err := sc.Err(); err != nil {
-			out.Flush()
-			if ctx.Err() != nil {
-				return errors.New("interrupted")
-			}
-			return fmt.Errorf("stdin: %w", err)
 		}
 	}
 	if err := out.Flush(); err != nil {
@@ -100,6 +114,51 @@ func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc
 		return errReported
 	}
 	return nil
+}
+
+// lineReader reads lines of at most maxLine bytes; a longer one is
+// skipped to its end and reported as too long, so that the lines after it
+// are read and numbered as ever.
+type lineReader struct {
+	r    *bufio.Reader
+	line []byte
+}
+
+// next returns the next line without its newline, or tooLong; at the end
+// of the input it returns a nil line and io.EOF. A last line without a
+// newline is returned with a nil error, and io.EOF comes next.
+func (l *lineReader) next() (line []byte, tooLong bool, err error) {
+	l.line = l.line[:0]
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if err == nil && len(l.line) == 0 && !tooLong {
+			return chunk[:len(chunk)-1], false, nil // a line in one piece, the usual case: no copy
+		}
+		if !tooLong {
+			// Gathered up to the limit and its newline, no further: the
+			// rest of a longer line is only read past.
+			l.line = append(l.line, chunk...)
+			if len(l.line) > maxLine+1 {
+				tooLong, l.line = true, l.line[:0]
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == nil:
+			if tooLong {
+				return nil, true, nil
+			}
+			return l.line[:len(l.line)-1], false, nil
+		case err == io.EOF && (tooLong || len(l.line) > 0):
+			if tooLong || len(l.line) > maxLine {
+				return nil, true, nil
+			}
+			return l.line, false, nil
+		default:
+			return nil, false, err
+		}
+	}
 }
 
 // interruptibleReader lets a Read that is blocked (on a terminal, or a pipe
