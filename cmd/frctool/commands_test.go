@@ -123,6 +123,19 @@ RNBQKBRR,,,,,,"back rank ""RNBQKBRR"": a back rank holds 2 rooks, 2 knights, 2 b
 			exitCode: 2,
 		},
 		{
+			name:   "empty stdin, csv: the header alone",
+			args:   []string{"identify", "--format", "csv"},
+			stdout: "input,sp,fritz9,white_sp,black_sp,rank,error\n",
+		},
+	})
+}
+
+// Mistakes on the command line are worded the same way whoever finds them,
+// frctool or the flag parser: the flag as typed, then what is wrong, and
+// the name probably meant.
+func TestUsageErrorWording(t *testing.T) {
+	runCases(t, []runCase{
+		{
 			name:     "a mistyped flag is named with the one meant",
 			args:     []string{"identify", "--fromat", "csv", "RNBQKBNR"},
 			stderr:   "frctool: unknown flag --fromat; did you mean --format?\nRun 'frctool identify --help' for usage.\n",
@@ -135,15 +148,46 @@ RNBQKBRR,,,,,,"back rank ""RNBQKBRR"": a back rank holds 2 rooks, 2 knights, 2 b
 			exitCode: 2,
 		},
 		{
+			name:     "a value that is not a number",
+			args:     []string{"random", "--count", "abc"},
+			stderr:   "frctool: --count \"abc\": want a whole number\nRun 'frctool random --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "a number out of range",
+			args:     []string{"random", "--seed", "99999999999999999999999"},
+			stderr:   "frctool: --seed \"99999999999999999999999\": out of range\nRun 'frctool random --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "a negative number for an unsigned flag",
+			args:     []string{"random", "--seed=-3"},
+			stderr:   "frctool: --seed \"-3\": want a whole number, 0 or more\nRun 'frctool random --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "a fraction where a number is wanted",
+			args:     []string{"stats", "--fdr", "five"},
+			stderr:   "frctool: --fdr \"five\": want a number\nRun 'frctool stats --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "a boolean flag given a word",
+			args:     []string{"random", "--unique=maybe"},
+			stderr:   "frctool: --unique \"maybe\": want true or false\nRun 'frctool random --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "a short flag's value",
+			args:     []string{"stats", "-j", "x"},
+			stderr:   "frctool: -j \"x\": want a whole number\nRun 'frctool stats --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
 			name:     "an unknown command like none",
 			args:     []string{"xyz"},
 			stderr:   "frctool: unknown command \"xyz\"\nRun 'frctool --help' for usage.\n",
 			exitCode: 2,
-		},
-		{
-			name:   "empty stdin, csv: the header alone",
-			args:   []string{"identify", "--format", "csv"},
-			stdout: "input,sp,fritz9,white_sp,black_sp,rank,error\n",
 		},
 	})
 }
@@ -345,7 +389,7 @@ func TestRandom(t *testing.T) {
 		{
 			name:     "seed not a number",
 			args:     []string{"random", "--seed", "abc"},
-			errHas:   "invalid value",
+			errHas:   `--seed "abc": want a whole number, 0 or more`,
 			exitCode: 2,
 		},
 	})

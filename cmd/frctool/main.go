@@ -12,7 +12,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -194,41 +196,61 @@ func commands() []*cli.Command {
 // which exit with status 2 instead of 1.
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
-		return usageError{err: unknownFlag(c, err), command: c.FullName()}
+		return usageError{err: flagError(c, err), command: c.FullName()}
 	}
 	for _, sub := range cmd.Commands {
 		setUsageErrors(sub)
 	}
 }
 
-// notDefined begins the flag package's message for a flag it does not
-// know, which names the flag with one dash whatever was typed.
-const notDefined = "flag provided but not defined: -"
+// The flag package's messages for a flag it does not know and for a value
+// it cannot read, which name the flag with one dash whatever was typed.
+var (
+	notDefined = regexp.MustCompile(`^flag provided but not defined: -(.+)$`)
+	badValue   = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
+)
 
-// unknownFlag words err, when it is about a flag the command does not
-// have, as the flag was typed, with the command's nearest flag when one
-// is close: "unknown flag --grup-by; did you mean --group-by?".
-func unknownFlag(c *cli.Command, err error) error {
-	name, ok := strings.CutPrefix(err.Error(), notDefined)
-	if !ok {
-		return err
-	}
-	dashes := "--"
-	if utf8.RuneCountInString(name) == 1 {
-		dashes = "-"
-	}
-	var names []string
-	for _, f := range c.Flags {
-		names = append(names, f.Names()...)
-	}
-	if near := nearest(name, names); near != "" {
-		dashes := "--"
-		if utf8.RuneCountInString(near) == 1 {
-			dashes = "-"
+// flagError words err, when it is the flag package's, the way frctool's
+// own usage errors are: the flag as typed, then what is wrong. An unknown
+// flag comes with the command's nearest flag when one is close ("unknown
+// flag --grup-by; did you mean --group-by?"); a value that is not a
+// number says so ("--count \"abc\": want a whole number").
+func flagError(c *cli.Command, err error) error {
+	if m := notDefined.FindStringSubmatch(err.Error()); m != nil {
+		var names []string
+		for _, f := range c.Flags {
+			names = append(names, f.Names()...)
 		}
-		return fmt.Errorf("unknown flag %s%s; did you mean %s%s?", dashes, name, dashes, near)
+		if near := nearest(m[1], names); near != "" {
+			return fmt.Errorf("unknown flag %s; did you mean %s?", dashed(m[1]), dashed(near))
+		}
+		return fmt.Errorf("unknown flag %s", dashed(m[1]))
 	}
-	return fmt.Errorf("unknown flag %s%s", dashes, name)
+	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		why := m[3]
+		switch {
+		case strings.HasSuffix(why, strconv.ErrRange.Error()):
+			why = "out of range"
+		case strings.HasPrefix(why, "strconv.ParseFloat"):
+			why = "want a number"
+		case strings.HasPrefix(why, "strconv.ParseUint"):
+			why = "want a whole number, 0 or more"
+		case strings.HasPrefix(why, "strconv.Parse"):
+			why = "want a whole number"
+		case why == "parse error": // a boolean flag's
+			why = "want true or false"
+		}
+		return fmt.Errorf("%s %q: %s", dashed(m[2]), m[1], why)
+	}
+	return err
+}
+
+// dashed writes a flag's name as it is typed: -q, --quiet.
+func dashed(name string) string {
+	if utf8.RuneCountInString(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // commandNames are the names and aliases of cmd's subcommands.
