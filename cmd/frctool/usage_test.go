@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestEditDistance(t *testing.T) {
 	for _, tc := range []struct {
@@ -47,6 +50,7 @@ func TestNearest(t *testing.T) {
 		{"too far", "nonsense", ""},
 		{"two changes in four letters are too many", "wxre", ""},
 		{"a prefix of a long name", "out", ""},
+		{"longer than any name", strings.Repeat("format", 20), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := nearest(tc.typed, flags); got != tc.want {
