@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/stats"
 	"gonum.org/v1/plot"
@@ -272,7 +273,7 @@ func plotScores(pn *panel, opts stats.Options) (*plot.Plot, error) {
 		line.LineStyle = draw.LineStyle{Color: meanColour, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
 		p.Add(line)
 		finished := overall.WhiteWins + overall.Draws + overall.BlackWins
-		p.Legend.Add(fmt.Sprintf("all %d finished games: %.3f", finished, mean), line)
+		p.Legend.Add(fmt.Sprintf("all %s: %.3f", words.Count(finished, "finished game", "finished games"), mean), line)
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/stats"
 )
@@ -25,6 +26,8 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 		"breakable": func(s string) template.HTML {
 			return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(s), "_", "_<wbr>")) //nolint:gosec // escaped first
 		},
+		"games":  func(n int64) string { return words.Count(n, "game", "games") },
+		"groups": func(n int) string { return words.Count(n, "group", "groups") },
 	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -68,7 +71,7 @@ h2.group { border-top: 2px solid #dde2e6; padding-top: 1rem; }
 {{range .Totals}}<div><dt>{{.Name}}</dt><dd>{{.Value}}</dd></div>
 {{end}}</dl>
 <p class="note">p_value tests whether a position's games score differently from the other games of its table{{if .GroupBy}} and group{{end}} (Welch's z on White's score, or on the score minus the Elo expectation when at least 90% of the games are rated); significant marks the rows that stay so after the Benjamini-Hochberg correction over all rows at a false discovery rate of {{.FDR}}. Significant rows are shaded.</p>
-{{if .GroupBy}}<p class="pick"><label for="group">{{.GroupBy}}:</label> <select id="group"><option value="">all {{len .Groups}} groups</option>{{range $i, $g := .Groups}}<option value="g{{$i}}">{{$g.Title}} ({{$g.Games}} games)</option>{{end}}</select></p>{{end}}
+{{if .GroupBy}}<p class="pick"><label for="group">{{.GroupBy}}:</label> <select id="group"><option value="">all {{groups (len .Groups)}}</option>{{range $i, $g := .Groups}}<option value="g{{$i}}">{{$g.Title}} ({{games $g.Games}})</option>{{end}}</select></p>{{end}}
 {{range $i, $g := .Groups}}<section class="group" id="g{{$i}}">
 {{if $g.Title}}<h2 class="group">{{$g.Title}}</h2>{{end}}
 {{if $g.Chart}}<figure>{{$g.Chart}}<figcaption>Each mark is one start position with at least one finished game, with its interval, sorted by White's score; the dashed line is the score over all games{{if $g.Title}} of the group{{end}}.</figcaption></figure>{{end}}

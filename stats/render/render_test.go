@@ -217,3 +217,36 @@ func TestHTML(t *testing.T) {
 		}
 	}
 }
+
+// The group menu counts in words that agree with the numbers.
+func TestHTMLGroupMenuCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		games string
+		want  []string
+	}{
+		{"one group of one game", "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n",
+			[]string{">all 1 group</option>", ">Event = a (1 game)</option>"}},
+		{"two groups", "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n[Event \"b\"]\n[Result \"0-1\"]\n\n1. d4 0-1\n\n[Event \"b\"]\n[Result \"*\"]\n\n*\n",
+			[]string{">all 2 groups</option>", ">Event = a (1 game)</option>", ">Event = b (2 games)</option>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s stats.Stats
+			if err := s.SetGroupBy([]string{"Event"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(tc.games)), &s, stats.RunOptions{Jobs: 1}); err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteHTML(&b, &stats.Report{Stats: &s}, "Groups"); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(b.String(), want) {
+					t.Errorf("page lacks %q", want)
+				}
+			}
+		})
+	}
+}
