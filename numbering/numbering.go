@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/frctool/frctool/internal/words"
 )
 
 // Count is the number of Chess960 start positions.
@@ -54,9 +56,9 @@ type RankError struct {
 
 func (e *RankError) Error() string {
 	if e.Detail == "" {
-		return fmt.Sprintf("back rank %q: %v", e.Input, e.Err)
+		return fmt.Sprintf("back rank %s: %v", words.Quote(e.Input), e.Err)
 	}
-	return fmt.Sprintf("back rank %q: %v (%s)", e.Input, e.Err, e.Detail)
+	return fmt.Sprintf("back rank %s: %v (%s)", words.Quote(e.Input), e.Err, e.Detail)
 }
 
 func (e *RankError) Unwrap() error { return e.Err }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 )
 
@@ -64,13 +65,13 @@ func (n Notation) Read(b []byte) (sp int, err error) {
 		// no reference to it.
 		v, err := strconv.Atoi(string(b))
 		if err != nil {
-			return -1, fmt.Errorf("%q is not a Scharnagl number (0..959, or 960 for 0)", b)
+			return -1, fmt.Errorf("%s is not a Scharnagl number (0..959, or 960 for 0)", words.Quote(b))
 		}
 		return numbering.NormalizeSP(v)
 	case Fritz9:
 		v, err := strconv.Atoi(string(b))
 		if err != nil {
-			return -1, fmt.Errorf("%q is not a Fritz9 number (1..960)", b)
+			return -1, fmt.Errorf("%s is not a Fritz9 number (1..960)", words.Quote(b))
 		}
 		return numbering.Fritz9ToSP(v)
 	case Rank:

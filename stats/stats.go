@@ -32,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -244,7 +245,7 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 	if tag, ok := fields.ResultTag(g); ok && marker != nil && !bytes.Equal(marker, tag) {
 		_, markerLine := g.Termination()
 		problems = append(problems[:len(problems):len(problems)], g.Problem(markerLine,
-			fmt.Errorf("%w: [Result %q] but the moves end with %q; the tag is counted", ErrResultConflict, tag, marker)))
+			fmt.Errorf("%w: [Result %s] but the moves end with %q; the tag is counted", ErrResultConflict, words.Quote(tag), marker)))
 	}
 	return problems
 }
@@ -269,7 +270,7 @@ func number(g *pgn.Game, name string, parse func([]byte) (int, bool), lo, hi int
 			return -1, problems
 		}
 		return -1, append(problems[:len(problems):len(problems)], g.Problem(t.Line,
-			fmt.Errorf("%w: [%s %q] is not within %d..%d; %s", ErrImplausible, name, v, lo, hi, then)))
+			fmt.Errorf("%w: [%s %s] is not within %d..%d; %s", ErrImplausible, name, words.Quote(v), lo, hi, then)))
 	}
 	return -1, problems
 }

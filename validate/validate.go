@@ -122,7 +122,7 @@ func (v *Validator) Check(g *pgn.Game, c *startpos.Class) Result {
 	}
 	if marker, line := g.Termination(); marker != nil {
 		if tag, ok := g.Tag("Result"); ok && !bytes.Equal(marker, tag) {
-			problem(line, fmt.Errorf("%w: [Result %q], but the moves end with %q", ErrResult, tag, marker))
+			problem(line, fmt.Errorf("%w: [Result %s], but the moves end with %q", ErrResult, words.Quote(tag), marker))
 		}
 	}
 	if res.Final = played.Final; res.Final != nil {
@@ -190,7 +190,7 @@ func checkResult(g *pgn.Game, b *position.Board) error {
 	if string(r) == want {
 		return nil
 	}
-	return fmt.Errorf("%w: [Result %q], but %s", ErrResult, r, why)
+	return fmt.Errorf("%w: [Result %s], but %s", ErrResult, words.Quote(r), why)
 }
 
 func tagIndex(g *pgn.Game, name string) int {

@@ -475,3 +475,34 @@ func TestStopSignals(t *testing.T) {
 		}
 	}
 }
+
+// A message quotes a value or line of the input at most 64 bytes long,
+// however long it is: a hostile archive must not make a warning per game
+// as large as the game.
+func TestMessagesQuoteBriefly(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	game := "[Event \"x\"]\n[Result \"1-0" + long + "\"]\n[WhiteElo \"9" + strings.Repeat("9", 100_000) + "\"]\n\n1. e4 0-1\n"
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		args  []string
+		want  string // a message that must be there, quoted briefly
+	}{
+		{"validate, a wrong result", game, []string{"validate", "-q"}, `wrong result: [Result "1-0xxx`},
+		{"stats, an implausible rating", game, []string{"stats", "-q"}, `implausible value: [WhiteElo "999`},
+		{"identify, a line that is no back rank", long + "\n", []string{"identify"}, `back rank "xxx`},
+		{"convert, a line that is no number", long + "\n", []string{"convert", "--from", "scharnagl", "--to", "rank"}, `"xxx`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, _ := frctool(t, tc.stdin, tc.args...)
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr lacks %q: %.300q", tc.want, stderr)
+			}
+			for _, line := range strings.Split(stderr, "\n") {
+				if len(line) > 300 {
+					t.Errorf("a message of %d bytes: %.200q", len(line), line)
+				}
+			}
+		})
+	}
+}
