@@ -47,8 +47,15 @@ type Group struct {
 	// Values are the group's values, one per field of GroupBy.
 	Values []GroupValue
 	key    string
-	spm    map[int]*Counts
-	dfrc   map[Pair]*Counts
+	// at holds, by SP, the index in cnt of the SP's counts, for the SPs
+	// the group has games from; sps holds the SP of each of cnt. Counts
+	// reached through a map of pointers were each an allocation, and a
+	// pointer for the collector to follow; an array by SP would cost every
+	// group 2 KB, and there may be thousands of small ones.
+	at   map[int32]int32
+	cnt  []Counts
+	sps  []int16
+	dfrc map[Pair]*Counts
 }
 
 // GroupValue is one field's value shared by a group's games.
@@ -240,18 +247,22 @@ func (s *Stats) addGroup(key string, values []GroupValue) (*Group, error) {
 	if len(s.groups) >= MaxGroups {
 		return nil, fmt.Errorf("%w: more than %d groups by %s", ErrTooManyGroups, MaxGroups, strings.Join(s.names, ","))
 	}
-	g := &Group{Values: values, key: key, spm: make(map[int]*Counts)}
+	g := &Group{Values: values, key: key, at: make(map[int32]int32)}
 	s.groups[key] = g
 	return g, nil
 }
 
+// sp returns the group's counts of a position, which it adds when the
+// group has none yet: the pointer holds until the next position is added.
 func (g *Group) sp(sp int) *Counts {
-	c := g.spm[sp]
-	if c == nil {
-		c = new(Counts)
-		g.spm[sp] = c
+	i, ok := g.at[int32(sp)]
+	if !ok {
+		i = int32(len(g.cnt))
+		g.cnt = append(g.cnt, Counts{})
+		g.sps = append(g.sps, int16(sp))
+		g.at[int32(sp)] = i
 	}
-	return c
+	return &g.cnt[i]
 }
 
 func (g *Group) pair(p Pair) *Counts {
@@ -297,8 +308,8 @@ func (s *Stats) Groups() []*Group {
 // Games returns the number of games counted in the group.
 func (g *Group) Games() int64 {
 	var n int64
-	for _, c := range g.spm {
-		n += c.Games
+	for i := range g.cnt {
+		n += g.cnt[i].Games
 	}
 	for _, c := range g.dfrc {
 		n += c.Games

@@ -93,7 +93,7 @@ func TestGroupsEqualSelections(t *testing.T) {
 				for sp := range alone.SP {
 					want := alone.SP[sp]
 					var got Counts
-					if c := g.spm[sp]; c != nil {
+					if c := g.counts(sp); c != nil {
 						got = *c
 					}
 					if got != want {

@@ -211,9 +211,9 @@ func (s *Stats) Rows(opts Options) []Row {
 		groups := s.Groups()
 		n := 0
 		for _, g := range groups {
-			n += len(g.spm)
+			n += len(g.cnt)
 			if opts.All {
-				n += numbering.Count - len(g.spm)
+				n += numbering.Count - len(g.cnt)
 			}
 		}
 		rows = make([]Row, 0, n)
@@ -226,7 +226,12 @@ func (s *Stats) Rows(opts Options) []Row {
 }
 
 // counts returns the group's counts of a position, or nil.
-func (g *Group) counts(sp int) *Counts { return g.spm[sp] }
+func (g *Group) counts(sp int) *Counts {
+	if i, ok := g.at[int32(sp)]; ok {
+		return &g.cnt[i]
+	}
+	return nil
+}
 
 // spRows appends to rows those of one table of positions, tested and
 // sorted.
@@ -304,8 +309,8 @@ func (s *Stats) Overall() Row {
 		c.add(&s.SP[i])
 	}
 	for _, g := range s.groups {
-		for _, gc := range g.spm {
-			c.add(gc)
+		for i := range g.cnt {
+			c.add(&g.cnt[i])
 		}
 	}
 	return overallRow(&c)
@@ -314,8 +319,8 @@ func (s *Stats) Overall() Row {
 // Overall returns the group's pooled row, as Stats.Overall does.
 func (g *Group) Overall() Row {
 	var c Counts
-	for _, gc := range g.spm {
-		c.add(gc)
+	for i := range g.cnt {
+		c.add(&g.cnt[i])
 	}
 	r := overallRow(&c)
 	r.Group = g.Values

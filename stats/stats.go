@@ -400,8 +400,8 @@ func (s *Stats) Merge(o *Stats) error {
 		if g == nil {
 			g, _ = s.addGroup(k, og.Values)
 		}
-		for sp, c := range og.spm {
-			g.sp(sp).add(c)
+		for i := range og.cnt {
+			g.sp(int(og.sps[i])).add(&og.cnt[i])
 		}
 		for p, c := range og.dfrc {
 			g.pair(p).add(c)
@@ -424,8 +424,8 @@ func (s *Stats) Positions() int {
 		}
 	}
 	for _, g := range s.groups {
-		for sp, c := range g.spm {
-			if c.Games > 0 && !seen[sp] {
+		for i, sp := range g.sps {
+			if g.cnt[i].Games > 0 && !seen[sp] {
 				seen[sp] = true
 				n++
 			}
