@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"strconv"
@@ -318,5 +319,36 @@ func TestRowsMadeInOneSlice(t *testing.T) {
 	most := uint64(len(rows))*uint64(unsafe.Sizeof(Row{})) + 2*uint64(len(rows))*8 + 4<<10
 	if got := after.TotalAlloc - before.TotalAlloc; got > most {
 		t.Errorf("%d rows in %d groups: %d bytes allocated, want at most %d", len(rows), len(s.Groups()), got, most)
+	}
+}
+
+// A report works its rows out once, for all the formats it is written in:
+// a grouped table's tests and sorting are a good part of a run.
+func TestReportRowsOnce(t *testing.T) {
+	s := countWhere(t, archivegen.Bytes(archivegen.Options{Seed: 3, Shape: archivegen.Lichess}, 256<<10), "", []string{"speed", "elo_band"}, 2)
+	opts := Options{All: true}
+	rowBytes := float64(len(s.Rows(opts))) * float64(unsafe.Sizeof(Row{}))
+	// The bytes a WriteCSV allocates, over a few runs.
+	written := func(report func() *Report) float64 {
+		const runs = 4
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range runs {
+			if err := report().WriteCSV(io.Discard); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / runs
+	}
+	rep := &Report{Stats: s, Options: opts}
+	rows := rep.Rows()
+	alone := written(func() *Report { return &Report{Stats: s, Options: opts} })
+	after := written(func() *Report { return rep })
+	if alone-after < rowBytes {
+		t.Errorf("WriteCSV allocated %.0f bytes on its own and %.0f after Rows, want %.0f fewer (the rows)", alone, after, rowBytes)
+	}
+	if again := rep.Rows(); &again[0] != &rows[0] {
+		t.Errorf("Rows made the rows again")
 	}
 }

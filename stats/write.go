@@ -22,6 +22,29 @@ type Report struct {
 	Options Options
 	// WithDFRC adds the table of DFRC pairs.
 	WithDFRC bool
+
+	rows, dfrcRows []Row
+	made, dfrcMade bool
+}
+
+// Rows returns Stats.Rows(Options), worked out on the first call and kept:
+// a report is written once the counting is done, in one or more formats
+// and a summary line, and a grouped table's tests and sorting are a good
+// part of a run. The rows are shared: do not change them, nor the
+// report's Stats or Options after the first call.
+func (rep *Report) Rows() []Row {
+	if !rep.made {
+		rep.rows, rep.made = rep.Stats.Rows(rep.Options), true
+	}
+	return rep.rows
+}
+
+// DFRCRows returns Stats.DFRCRows(Options), as Rows does.
+func (rep *Report) DFRCRows() []Row {
+	if !rep.dfrcMade {
+		rep.dfrcRows, rep.dfrcMade = rep.Stats.DFRCRows(rep.Options), true
+	}
+	return rep.dfrcRows
 }
 
 // Header returns the names of the columns: the group-by fields, then
@@ -114,14 +137,14 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 		cw.Flush()
 		return cw.Error()
 	}
-	if err := write(rep.Stats.Rows(rep.Options)); err != nil {
+	if err := write(rep.Rows()); err != nil {
 		return fmt.Errorf("writing CSV: %w", err)
 	}
 	if rep.WithDFRC {
 		if _, err := io.WriteString(w, "\n"); err != nil {
 			return fmt.Errorf("writing CSV: %w", err)
 		}
-		if err := write(rep.Stats.DFRCRows(rep.Options)); err != nil {
+		if err := write(rep.DFRCRows()); err != nil {
 			return fmt.Errorf("writing CSV: %w", err)
 		}
 	}
@@ -148,10 +171,10 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 			b.WriteString("| " + strings.Join(rows[i].Cells(), " | ") + " |\n")
 		}
 	}
-	write(rep.Stats.Rows(rep.Options))
+	write(rep.Rows())
 	if rep.WithDFRC {
 		b.WriteString("\n### DFRC pairs (white_sp:black_sp)\n\n")
-		write(rep.Stats.DFRCRows(rep.Options))
+		write(rep.DFRCRows())
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -291,7 +314,7 @@ func toJSON(r *Row, names []string) jsonRow {
 // that ReadJSON and Merge can add documents up exactly.
 func (rep *Report) WriteJSON(w io.Writer) error {
 	names := rep.Stats.GroupBy()
-	rows := rep.Stats.Rows(rep.Options)
+	rows := rep.Rows()
 	sig, tested := Significance(rows)
 	doc := jsonDoc{
 		Rows: []jsonRow{},
@@ -307,7 +330,7 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	}
 	if rep.WithDFRC {
 		doc.DFRC = []jsonRow{}
-		for _, r := range rep.Stats.DFRCRows(rep.Options) {
+		for _, r := range rep.DFRCRows() {
 			doc.DFRC = append(doc.DFRC, toJSON(&r, names))
 		}
 	}

@@ -49,6 +49,7 @@ var archiveCommands = []struct {
 }{
 	{"annotate", []string{"annotate", "-q"}},
 	{"stats", []string{"stats", "-q"}},
+	{"stats-grouped", []string{"stats", "-q", "--group-by", "speed,elo_band"}},
 	{"filter", []string{"filter", "-q", "--sp", "0-500"}},
 	{"split", []string{"split", "-q", "-o", "DIR"}},
 	{"dedup", []string{"dedup", "-q"}},

@@ -183,8 +183,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
-	rows := s.Rows(opts)
-	sig, tested := stats.Significance(rows)
+	sig, tested := stats.Significance(rep.Rows())
 	selected := ""
 	if a.where != nil {
 		selected = fmt.Sprintf(", %d selected", s.Selected)

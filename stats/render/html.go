@@ -173,7 +173,7 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 		add("White's score", fmt.Sprintf("%.3f", overall.WhiteScore))
 		add("draw rate", fmt.Sprintf("%.3f", overall.DrawRate))
 	}
-	rows := s.Rows(rep.Options)
+	rows := rep.Rows()
 	if sig, tested := stats.Significance(rows); tested > 0 {
 		add("positions differing from the mean", fmt.Sprintf("%d of %d", sig, tested))
 	}
@@ -191,7 +191,7 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	}
 	pairs := make(map[string][]stats.Row)
 	if rep.WithDFRC {
-		for _, run := range byGroup(s.DFRCRows(rep.Options)) {
+		for _, run := range byGroup(rep.DFRCRows()) {
 			pairs[groupTitle(s.GroupBy(), run[0].Group)] = run
 		}
 	}

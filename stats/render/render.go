@@ -115,11 +115,11 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 		_, err := io.WriteString(w, t.Render()+"\n")
 		return err
 	}
-	if err := write(rep.Stats.Rows(rep.Options), ""); err != nil {
+	if err := write(rep.Rows(), ""); err != nil {
 		return err
 	}
 	if rep.WithDFRC {
-		return write(rep.Stats.DFRCRows(rep.Options), "DFRC pairs (white_sp:black_sp)")
+		return write(rep.DFRCRows(), "DFRC pairs (white_sp:black_sp)")
 	}
 	return nil
 }
