@@ -101,7 +101,11 @@ func (s *Summary) string(trees, positions int) string {
 		str += fmt.Sprintf(", %d cut short by a move that cannot be played", s.Failed)
 	}
 	if s.Pruned > 0 {
-		str += fmt.Sprintf(", %s pruned to stay within the node bound (their counts are partial)", words.Count(s.Pruned, "position", "positions"))
+		partial := "their counts are partial"
+		if s.Pruned == 1 {
+			partial = "its counts are partial"
+		}
+		str += fmt.Sprintf(", %s pruned to stay within the node bound (%s)", words.Count(s.Pruned, "position", "positions"), partial)
 	}
 	return str
 }

@@ -1018,3 +1018,24 @@ func TestWalkWithoutPlan(t *testing.T) {
 		})
 	}
 }
+
+// The summary's words agree with its counts.
+func TestSummaryString(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		s                Summary
+		trees, positions int
+		want             string
+	}{
+		{"one of each", Summary{Games: 1}, 1, 1, "1 game in 1 tree (1 position)"},
+		{"none", Summary{}, 0, 0, "0 games in 0 trees (0 positions)"},
+		{"one pruned", Summary{Games: 5, Pruned: 1}, 2, 9, "5 games in 2 trees (9 positions), 1 position pruned to stay within the node bound (its counts are partial)"},
+		{"two pruned", Summary{Games: 5, Pruned: 2}, 2, 9, "5 games in 2 trees (9 positions), 2 positions pruned to stay within the node bound (their counts are partial)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.s.string(tc.trees, tc.positions); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
