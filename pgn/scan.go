@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/frctool/frctool/internal/words"
 )
 
 // The splitter is a small state machine over the bytes of one game. It can
@@ -648,11 +650,8 @@ func lastNonSpace(b []byte) int {
 	return 0
 }
 
-// quoteLine shows a malformed line in a message, shortened.
+// quoteLine shows a malformed line in a message, shortened as every
+// message quoting the input is (words.Quote).
 func quoteLine(b []byte) string {
-	b = bytes.TrimRight(b, "\r\n")
-	if len(b) > 60 {
-		return fmt.Sprintf("%q...", b[:60])
-	}
-	return fmt.Sprintf("%q", b)
+	return words.Quote(bytes.TrimRight(b, "\r\n"))
 }

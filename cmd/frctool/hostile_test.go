@@ -491,6 +491,7 @@ func TestMessagesQuoteBriefly(t *testing.T) {
 		{"validate, a wrong result", game, []string{"validate", "-q"}, `wrong result: [Result "1-0xxx`},
 		{"stats, an implausible rating", game, []string{"stats", "-q"}, `implausible value: [WhiteElo "999`},
 		{"identify, a line that is no back rank", long + "\n", []string{"identify"}, `back rank "xxx`},
+		{"filter, a broken tag line", "[Event \"" + long + "\n\n*\n", []string{"filter", "-q"}, `malformed tag pair: "[Event \"xxx`},
 		{"convert, a line that is no number", long + "\n", []string{"convert", "--from", "scharnagl", "--to", "rank"}, `"xxx`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
