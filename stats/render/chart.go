@@ -63,21 +63,22 @@ type panel struct {
 // panelsOf returns the panels of s: one for ungrouped Stats, else one per
 // group with rows, the MaxPanels groups with the most games.
 func panelsOf(s *stats.Stats, opts stats.Options) []panel {
-	return mostPlayed(allPanels(s, opts), MaxPanels)
+	opts.All = false
+	return mostPlayed(allPanels(s, s.Rows(opts)), MaxPanels)
 }
 
 // allPanels returns one panel for ungrouped Stats, else one per group
-// with rows.
-func allPanels(s *stats.Stats, opts stats.Options) []panel {
-	opts.All = false
+// with rows, from rows, s's rows made without Options.All: a chart shows
+// only the positions played.
+func allPanels(s *stats.Stats, rows []stats.Row) []panel {
 	if len(s.GroupBy()) == 0 {
-		return []panel{{rows: s.Rows(opts), overall: s.Overall()}}
+		return []panel{{rows: rows, overall: s.Overall()}}
 	}
 	names := s.GroupBy()
 	groups := s.Groups() // in the order of the rows' runs
 	var panels []panel
 	k := 0
-	for _, run := range byGroup(s.Rows(opts)) {
+	for _, run := range byGroup(rows) {
 		for !sameGroup(groups[k].Values, run[0].Group) {
 			k++ // a group whose rows were all left out
 		}

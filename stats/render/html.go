@@ -180,7 +180,15 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	if title == "" {
 		page.Title = "Chess960 statistics per start position"
 	}
-	panels := allPanels(s, rep.Options)
+	// The report's rows serve the charts too unless they hold the
+	// positions never played, which the charts leave out.
+	played := rows
+	if rep.Options.All {
+		opts := rep.Options
+		opts.All = false
+		played = s.Rows(opts)
+	}
+	panels := allPanels(s, played)
 	charted := make(map[string]bool)
 	for _, pn := range mostPlayed(panels, MaxPanels) {
 		charted[pn.title] = true
