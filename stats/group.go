@@ -254,27 +254,27 @@ func (s *Stats) addGroup(key string, values []GroupValue) (*Group, error) {
 
 // sp returns the group's counts of a position, which it adds when the
 // group has none yet: the pointer holds until the next position is added.
-func (g *Group) sp(sp int) *Counts {
-	i, ok := g.at[int32(sp)]
-	if !ok {
-		i = int32(len(g.cnt))
-		g.cnt = append(g.cnt, Counts{})
-		g.sps = append(g.sps, int16(sp))
-		g.at[int32(sp)] = i
+func (g *Group) sp(sp int) (*Counts, bool) {
+	if i, ok := g.at[int32(sp)]; ok {
+		return &g.cnt[i], false
 	}
-	return &g.cnt[i]
+	g.at[int32(sp)] = int32(len(g.cnt))
+	g.cnt = append(g.cnt, Counts{})
+	g.sps = append(g.sps, int16(sp))
+	return &g.cnt[len(g.cnt)-1], true
 }
 
-func (g *Group) pair(p Pair) *Counts {
+func (g *Group) pair(p Pair) (*Counts, bool) {
 	if g.dfrc == nil {
 		g.dfrc = make(map[Pair]*Counts)
 	}
 	c := g.dfrc[p]
-	if c == nil {
-		c = new(Counts)
-		g.dfrc[p] = c
+	if c != nil {
+		return c, false
 	}
-	return c
+	c = new(Counts)
+	g.dfrc[p] = c
+	return c, true
 }
 
 // Groups returns the groups in the order of their values, field by field:

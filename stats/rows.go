@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 )
 
@@ -206,7 +207,7 @@ func spRow(sp int, c *Counts) Row {
 func (s *Stats) Rows(opts Options) []Row {
 	var rows []Row
 	if !s.grouped() {
-		rows = spRows(make([]Row, 0, numbering.Count), s.sp, nil, opts)
+		rows = spRows(make([]Row, 0, numbering.Count), func(sp int) *Counts { return &s.SP[sp] }, nil, opts)
 	} else {
 		groups := s.Groups()
 		n := 0
@@ -223,6 +224,24 @@ func (s *Stats) Rows(opts Options) []Row {
 	}
 	correct(rows, opts.fdr())
 	return rows
+}
+
+// CheckRows returns ErrTooManyRows when the table opts asks for would
+// have more than MaxRows rows. Counting keeps the rows of positions with
+// games within that bound; with opts.All a grouped table has every
+// position of every group, played or not.
+func (s *Stats) CheckRows(opts Options) error {
+	if !opts.All || !s.grouped() {
+		return nil
+	}
+	n := len(s.groups) * numbering.Count
+	for _, g := range s.groups {
+		n += len(g.dfrc)
+	}
+	if n > MaxRows {
+		return fmt.Errorf("%w: every position of %s is %d rows, more than %d", ErrTooManyRows, words.Count(len(s.groups), "group", "groups"), n, MaxRows)
+	}
+	return nil
 }
 
 // counts returns the group's counts of a position, or nil.

@@ -108,6 +108,10 @@ func (p Pair) String() string { return strconv.Itoa(p.White) + ":" + strconv.Ito
 type Stats struct {
 	SP   [numbering.Count]Counts
 	DFRC map[Pair]*Counts
+	// SkipPairs leaves the DFRC pairs uncounted, when their table is not
+	// wanted: their games are in Totals only, and there are up to 921,600
+	// pairs to keep (see MaxRows).
+	SkipPairs bool
 	// Totals count every game read, whatever its start, and the problems
 	// reported: the summary line every frctool command prints.
 	Totals startpos.Tally
@@ -119,6 +123,9 @@ type Stats struct {
 	// With GroupBy set (SetGroupBy), games are counted per group instead
 	// of in SP and DFRC.
 	grouping
+	// made counts the places made for counts while counting: the DFRC
+	// pairs, and a group's positions, which MaxRows bounds.
+	made int
 }
 
 // Outcome is a game's result as counted.
@@ -287,12 +294,45 @@ func (s *Stats) Add(g Game) error {
 
 // cells are where a table's counts live: an array of the 960 positions
 // for the whole, maps of those with games for each group.
+// A method returns the counts of a position or pair, which it makes when
+// there are none yet, and says whether it made them.
 type cells interface {
-	sp(sp int) *Counts
-	pair(p Pair) *Counts
+	sp(sp int) (*Counts, bool)
+	pair(p Pair) (*Counts, bool)
 }
 
-func (s *Stats) sp(sp int) *Counts { return &s.SP[sp] }
+func (s *Stats) sp(sp int) (*Counts, bool) { return &s.SP[sp], false }
+
+// MaxRows bounds the rows of one count: the DFRC pairs, and the positions
+// of every group, that have games. Each costs about 500 bytes once the
+// table is written (its counts, and its row with the values derived from
+// them), so that a table of this many rows stays well within the memory
+// a run may take. A table of more rows than this is no longer one to read
+// as a table: per-game rows (package export) suit a database better.
+const MaxRows = 400_000
+
+// ErrTooManyRows is returned when a count reaches more than MaxRows rows.
+var ErrTooManyRows = errors.New("too many rows")
+
+// grow counts a place made for counts, and refuses one past MaxRows.
+func (s *Stats) grow(made bool) error {
+	if !made {
+		return nil
+	}
+	if s.made >= MaxRows {
+		return s.tooManyRows()
+	}
+	s.made++
+	return nil
+}
+
+func (s *Stats) tooManyRows() error {
+	what := "positions and DFRC pairs"
+	if s.grouped() {
+		what += " of all groups by " + strings.Join(s.names, ",")
+	}
+	return fmt.Errorf("%w: more than %d %s", ErrTooManyRows, MaxRows, what)
+}
 
 // count adds a game to the counts of its position, in its group; the
 // totals are the caller's.
@@ -309,10 +349,17 @@ func (s *Stats) count(g *Game) error {
 		t = grp
 	}
 	var c *Counts
-	if g.Start.Kind == startpos.Chess960 {
-		c = t.sp(g.Start.White)
-	} else {
-		c = t.pair(Pair{g.Start.White, g.Start.Black})
+	var made bool
+	switch {
+	case g.Start.Kind == startpos.Chess960:
+		c, made = t.sp(g.Start.White)
+	case s.SkipPairs:
+		return nil
+	default:
+		c, made = t.pair(Pair{g.Start.White, g.Start.Black})
+	}
+	if err := s.grow(made); err != nil {
+		return err
 	}
 	c.Games++
 	switch g.Outcome {
@@ -360,16 +407,17 @@ func (s *Stats) AddGame(g *pgn.Game) ([]*pgn.ParseError, error) {
 	return e.Problems, s.Add(e)
 }
 
-func (s *Stats) pair(p Pair) *Counts {
+func (s *Stats) pair(p Pair) (*Counts, bool) {
 	if s.DFRC == nil {
 		s.DFRC = make(map[Pair]*Counts)
 	}
 	c := s.DFRC[p]
-	if c == nil {
-		c = new(Counts)
-		s.DFRC[p] = c
+	if c != nil {
+		return c, false
 	}
-	return c
+	c = new(Counts)
+	s.DFRC[p] = c
+	return c, true
 }
 
 // Merge adds the counts of o to s. Both must group by the same fields
@@ -389,11 +437,17 @@ func (s *Stats) Merge(o *Stats) error {
 			return fmt.Errorf("%w: more than %d groups by %s", ErrTooManyGroups, MaxGroups, strings.Join(s.names, ","))
 		}
 	}
+	made := s.newPlaces(o)
+	if s.made+made > MaxRows {
+		return s.tooManyRows()
+	}
+	s.made += made
 	for i := range s.SP {
 		s.SP[i].add(&o.SP[i])
 	}
 	for p, c := range o.DFRC {
-		s.pair(p).add(c)
+		sc, _ := s.pair(p)
+		sc.add(c)
 	}
 	for k, og := range o.groups {
 		g := s.groups[k]
@@ -401,15 +455,45 @@ func (s *Stats) Merge(o *Stats) error {
 			g, _ = s.addGroup(k, og.Values)
 		}
 		for i := range og.cnt {
-			g.sp(int(og.sps[i])).add(&og.cnt[i])
+			sc, _ := g.sp(int(og.sps[i]))
+			sc.add(&og.cnt[i])
 		}
 		for p, c := range og.dfrc {
-			g.pair(p).add(c)
+			sc, _ := g.pair(p)
+			sc.add(c)
 		}
 	}
 	s.Totals.Merge(&o.Totals)
 	s.Selected += o.Selected
 	return nil
+}
+
+// newPlaces returns how many places for counts merging o would make in s.
+func (s *Stats) newPlaces(o *Stats) int {
+	n := 0
+	for p := range o.DFRC {
+		if s.DFRC[p] == nil {
+			n++
+		}
+	}
+	for k, og := range o.groups {
+		g := s.groups[k]
+		if g == nil {
+			n += len(og.cnt) + len(og.dfrc)
+			continue
+		}
+		for _, sp := range og.sps {
+			if _, ok := g.at[int32(sp)]; !ok {
+				n++
+			}
+		}
+		for p := range og.dfrc {
+			if g.dfrc[p] == nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Positions returns how many start positions have at least one game, in

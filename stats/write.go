@@ -1,17 +1,16 @@
 package stats
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -38,6 +37,10 @@ func (rep *Report) Rows() []Row {
 	}
 	return rep.rows
 }
+
+// Check returns ErrTooManyRows when the rows asked for would be more than
+// MaxRows (Stats.CheckRows); the writers check before they write.
+func (rep *Report) Check() error { return rep.Stats.CheckRows(rep.Options) }
 
 // DFRCRows returns Stats.DFRCRows(Options), as Rows does.
 func (rep *Report) DFRCRows() []Row {
@@ -123,6 +126,9 @@ func rounded(x float64, prec int) *float64 {
 // DFRC pairs follow after an empty line, under the same header, with
 // "W:B" pairs in the sp, fritz9 and rank columns.
 func (rep *Report) WriteCSV(w io.Writer) error {
+	if err := rep.Check(); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
 	header := rep.Header()
 	write := func(rows []Row) error {
@@ -154,7 +160,10 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 // WriteMarkdown writes the rows as a Markdown table, and the DFRC pairs as
 // a second one under a heading.
 func (rep *Report) WriteMarkdown(w io.Writer) error {
-	var b bytes.Buffer
+	if err := rep.Check(); err != nil {
+		return err
+	}
+	b := bufio.NewWriterSize(w, 64<<10)
 	header := rep.Header()
 	keys := len(header) - len(Columns) + 3 // group columns, sp, fritz9, rank
 	write := func(rows []Row) {
@@ -168,7 +177,14 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		}
 		b.WriteByte('\n')
 		for i := range rows {
-			b.WriteString("| " + strings.Join(rows[i].Cells(), " | ") + " |\n")
+			b.WriteString("| ")
+			for j, c := range rows[i].Cells() {
+				if j > 0 {
+					b.WriteString(" | ")
+				}
+				b.WriteString(c)
+			}
+			b.WriteString(" |\n")
 		}
 	}
 	write(rep.Rows())
@@ -176,8 +192,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("\n### DFRC pairs (white_sp:black_sp)\n\n")
 		write(rep.DFRCRows())
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.Flush()
 }
 
 // jsonFormat identifies frctool's stats documents, so that merging can
@@ -266,9 +281,8 @@ type jsonTotals struct {
 	FDR         float64 `json:"fdr"`
 }
 
-type jsonDoc struct {
-	Rows   []jsonRow  `json:"rows"`
-	DFRC   []jsonRow  `json:"dfrc,omitempty"`
+// jsonDocEnd is what a document has after its rows.
+type jsonDocEnd struct {
 	Totals jsonTotals `json:"totals"`
 	// What merging needs to know: whether rows were left out.
 	Format    string   `json:"format"`
@@ -311,266 +325,79 @@ func toJSON(r *Row, names []string) jsonRow {
 
 // WriteJSON writes one JSON document: {"rows": [...], "dfrc": [...],
 // "totals": {...}, ...}. Rows carry the raw sums beside the averages, so
-// that ReadJSON and Merge can add documents up exactly.
+// that ReadJSON and Merge can add documents up exactly. The rows are
+// written one at a time, so that a large table takes no more memory than
+// its rows do: the document as a whole is never held.
 func (rep *Report) WriteJSON(w io.Writer) error {
+	if err := rep.Check(); err != nil {
+		return err
+	}
 	names := rep.Stats.GroupBy()
 	rows := rep.Rows()
 	sig, tested := Significance(rows)
-	doc := jsonDoc{
-		Rows: []jsonRow{},
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("{\n  \"rows\": ")
+	if err := writeJSONRows(bw, rows, names); err != nil {
+		return err
+	}
+	// A table of DFRC pairs without any is left out, as it always was.
+	if dfrc := rep.dfrcTable(); len(dfrc) > 0 {
+		bw.WriteString(",\n  \"dfrc\": ")
+		if err := writeJSONRows(bw, dfrc, names); err != nil {
+			return err
+		}
+	}
+	rest, err := json.MarshalIndent(jsonDocEnd{
 		Totals: jsonTotals{Tally: rep.Stats.Totals, Positions: rep.Stats.Positions(), Selected: &rep.Stats.Selected,
 			Tested: tested, Significant: sig, FDR: rep.Options.fdr()},
 		Format:    jsonFormat,
 		MinGames:  rep.Options.MinGames,
 		DFRCTable: rep.WithDFRC,
 		GroupBy:   names,
+	}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
 	}
-	for _, r := range rows {
-		doc.Rows = append(doc.Rows, toJSON(&r, names))
-	}
-	if rep.WithDFRC {
-		doc.DFRC = []jsonRow{}
-		for _, r := range rep.DFRCRows() {
-			doc.DFRC = append(doc.DFRC, toJSON(&r, names))
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	bw.WriteByte(',')
+	bw.Write(rest[1:]) // the keys after the rows, and the closing brace
+	bw.WriteByte('\n')
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing JSON: %w", err)
 	}
 	return nil
 }
 
-// Why a JSON document cannot be merged.
-var (
-	ErrNotStats   = errors.New("not a JSON document of frctool stats")
-	ErrFiltered   = errors.New("written with a minimum number of games, so rows are missing: a merge would not equal one run")
-	ErrNoDFRC     = errors.New("no table of DFRC pairs, though DFRC games were counted")
-	ErrDuplicated = errors.New("a position has two rows")
-)
-
-// Merged says what ReadJSON found beside the counts.
-type Merged struct {
-	// DFRCTable is false when the document has no DFRC table although
-	// DFRC games were counted: those counts are in the totals only.
-	DFRCTable bool
+func (rep *Report) dfrcTable() []Row {
+	if !rep.WithDFRC {
+		return nil
+	}
+	return rep.DFRCRows()
 }
 
-// ReadJSON reads a document written by WriteJSON and adds its counts to s.
-// A document written with a minimum number of games is refused, since the
-// rows it left out cannot be added back, and so is one with two rows for
-// one position or DFRC pair of a group, which WriteJSON never writes:
-// adding both would count games twice. Grouped documents keep their
-// groups apart; empty Stats take the grouping of the first document, and
-// a document grouped otherwise than s is refused (ErrGroupBy). On error
-// s is unchanged.
-func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
-	var doc struct {
-		Rows    []readRow  `json:"rows"`
-		DFRC    []readRow  `json:"dfrc"`
-		Totals  jsonTotals `json:"totals"`
-		Format  string     `json:"format"`
-		Min     int64      `json:"min_games"`
-		Table   bool       `json:"dfrc_table"`
-		GroupBy []string   `json:"group_by"`
+// writeJSONRows writes an array of rows indented as the second level of
+// the document.
+func writeJSONRows(bw *bufio.Writer, rows []Row, names []string) error {
+	if len(rows) == 0 {
+		bw.WriteString("[]")
+		return nil
 	}
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, ErrNotStats) {
-			return Merged{}, err // a row's own, which says what is wrong
-		}
-		return Merged{}, fmt.Errorf("%w: %w", ErrNotStats, err)
-	}
-	if doc.Format != jsonFormat {
-		return Merged{}, fmt.Errorf("%w (format %q, want %q)", ErrNotStats, doc.Format, jsonFormat)
-	}
-	if doc.Min > 1 {
-		return Merged{}, fmt.Errorf("%w (at least %d games a row)", ErrFiltered, doc.Min)
-	}
-	var part Stats
-	if err := part.SetGroupBy(doc.GroupBy); err != nil {
-		return Merged{}, fmt.Errorf("%w: group_by: %w", ErrNotStats, err)
-	}
-	// The document's totals hold no SPs: Distinct comes from the rows.
-	part.Totals = doc.Totals.Tally
-	// Documents written before selection existed have all games selected.
-	part.Selected = doc.Totals.Games
-	if doc.Totals.Selected != nil {
-		part.Selected = *doc.Totals.Selected
-	}
-	type rowKey struct {
-		group string
-		pair  Pair
-	}
-	seen := make(map[rowKey]int)
-	for i := range doc.Rows {
-		row := &doc.Rows[i]
-		sp, err := strconv.Atoi(string(row.SP))
-		if err != nil || sp < 0 || sp >= numbering.Count {
-			return Merged{}, fmt.Errorf("%w: row %d has sp %s", ErrNotStats, i+1, row.SP)
-		}
-		if err := row.check(); err != nil {
-			return Merged{}, fmt.Errorf("row %d (sp %d): %w", i+1, sp, err)
-		}
-		cells, key, err := part.rowCells(row, doc.GroupBy)
+	bw.WriteByte('[')
+	var indented bytes.Buffer
+	for i := range rows {
+		row, err := json.Marshal(toJSON(&rows[i], names))
 		if err != nil {
-			return Merged{}, fmt.Errorf("row %d (sp %d): %w", i+1, sp, err)
+			return fmt.Errorf("writing JSON: %w", err)
 		}
-		k := rowKey{key, Pair{sp, sp}}
-		if first := seen[k]; first != 0 {
-			return Merged{}, fmt.Errorf("%w: sp %d, in rows %d and %d", ErrDuplicated, sp, first, i+1)
+		indented.Reset()
+		if err := json.Indent(&indented, row, "    ", "  "); err != nil {
+			return fmt.Errorf("writing JSON: %w", err)
 		}
-		seen[k] = i + 1
-		*cells.sp(sp) = row.Counts
-		if row.Games > 0 {
-			part.Totals.Mark(sp)
+		if i > 0 {
+			bw.WriteByte(',')
 		}
+		bw.WriteString("\n    ")
+		bw.Write(indented.Bytes())
 	}
-	for i := range doc.DFRC {
-		row := &doc.DFRC[i]
-		var p Pair
-		var name string
-		if err := json.Unmarshal(row.SP, &name); err != nil {
-			return Merged{}, fmt.Errorf("%w: DFRC row %d has sp %s", ErrNotStats, i+1, row.SP)
-		}
-		if _, err := fmt.Sscanf(name, "%d:%d", &p.White, &p.Black); err != nil || p.White < 0 || p.White >= 960 || p.Black < 0 || p.Black >= 960 {
-			return Merged{}, fmt.Errorf("%w: DFRC row %d has sp %q", ErrNotStats, i+1, name)
-		}
-		if err := row.check(); err != nil {
-			return Merged{}, fmt.Errorf("DFRC row %d (%s): %w", i+1, name, err)
-		}
-		cells, key, err := part.rowCells(row, doc.GroupBy)
-		if err != nil {
-			return Merged{}, fmt.Errorf("DFRC row %d (%s): %w", i+1, name, err)
-		}
-		k := rowKey{"dfrc" + key, p}
-		if first := seen[k]; first != 0 {
-			return Merged{}, fmt.Errorf("%w: DFRC pair %s, in DFRC rows %d and %d", ErrDuplicated, p, first, i+1)
-		}
-		seen[k] = i + 1
-		*cells.pair(p) = row.Counts
-	}
-	if !s.grouped() && s.empty() {
-		s.grouping = grouping{}
-		if err := s.SetGroupBy(doc.GroupBy); err != nil {
-			return Merged{}, err
-		}
-	}
-	if err := s.Merge(&part); err != nil {
-		return Merged{}, err
-	}
-	return Merged{DFRCTable: doc.Table || doc.Totals.DFRC == 0}, nil
-}
-
-// empty reports whether s has counted nothing yet.
-func (s *Stats) empty() bool {
-	return s.Totals == (startpos.Tally{}) && len(s.groups) == 0
-}
-
-// rowCells returns where a row read back is counted: s itself, or the
-// group of the row's values, with the group's key.
-func (s *Stats) rowCells(row *readRow, names []string) (cells, string, error) {
-	if len(names) == 0 {
-		return s, "", nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(row.raw, &obj); err != nil {
-		return nil, "", fmt.Errorf("%w: %w", ErrNotStats, err)
-	}
-	values := make([]GroupValue, len(names))
-	for i, name := range names {
-		raw, ok := obj[name]
-		if !ok {
-			return nil, "", fmt.Errorf("%w: no value of the group field %s", ErrNotStats, name)
-		}
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return nil, "", fmt.Errorf("%w: %s: %w", ErrNotStats, name, err)
-		}
-		switch x := v.(type) {
-		case nil:
-			values[i] = GroupValue{Missing: true}
-		case float64:
-			values[i] = GroupValue{Number: true, Num: x}
-		case string:
-			values[i] = GroupValue{Text: x}
-		default:
-			return nil, "", fmt.Errorf("%w: %s is neither a number, a string nor null", ErrNotStats, name)
-		}
-	}
-	key := encodeKey(values)
-	if g := s.groups[key]; g != nil {
-		return g, key, nil
-	}
-	g, err := s.addGroup(key, values)
-	if err != nil {
-		return nil, "", err
-	}
-	return g, key, nil
-}
-
-// readRow is a jsonRow as read back: only the raw counts matter.
-type readRow struct {
-	SP json.RawMessage `json:"sp"`
-	Counts
-	raw []byte // the row's JSON, for its group values
-}
-
-// UnmarshalJSON reads the counts from their JSON names.
-func (r *readRow) UnmarshalJSON(b []byte) error {
-	var j struct {
-		SP            json.RawMessage `json:"sp"`
-		Games         int64           `json:"games"`
-		WhiteWins     int64           `json:"white_wins"`
-		Draws         int64           `json:"draws"`
-		BlackWins     int64           `json:"black_wins"`
-		Unfinished    int64           `json:"unfinished"`
-		SumPlies      *int64          `json:"sum_plies"`
-		PlyGames      *int64          `json:"ply_games"`
-		WhiteEloSum   int64           `json:"white_elo_sum"`
-		WhiteEloGames int64           `json:"white_elo_games"`
-		BlackEloSum   int64           `json:"black_elo_sum"`
-		BlackEloGames int64           `json:"black_elo_games"`
-		RatedGames    int64           `json:"rated_games"`
-		RatedHalf     int64           `json:"rated_half_points"`
-		ExpectedSum   int64           `json:"expected_sum_e9"`
-		DiffSqSum     int64           `json:"diff_sq_sum_e9"`
-	}
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	r.raw = append(r.raw[:0], b...)
-	if j.SumPlies == nil {
-		return fmt.Errorf("%w: a row has no sum_plies", ErrNotStats)
-	}
-	// Documents written before ply_games counted every game's length.
-	plyGames := j.Games
-	if j.PlyGames != nil {
-		plyGames = *j.PlyGames
-	}
-	r.SP = j.SP
-	r.Counts = Counts{Games: j.Games, WhiteWins: j.WhiteWins, Draws: j.Draws, BlackWins: j.BlackWins, Unfinished: j.Unfinished,
-		Plies: *j.SumPlies, PlyGames: plyGames, WhiteEloSum: j.WhiteEloSum, WhiteEloGames: j.WhiteEloGames, BlackEloSum: j.BlackEloSum, BlackEloGames: j.BlackEloGames,
-		RatedGames: j.RatedGames, RatedHalfPoints: j.RatedHalf, ExpectedSum: j.ExpectedSum, DiffSqSum: j.DiffSqSum}
-	return nil
-}
-
-// check catches rows edited by hand into nonsense.
-func (r *readRow) check() error {
-	c := &r.Counts
-	if c.Games < 0 || c.WhiteWins < 0 || c.Draws < 0 || c.BlackWins < 0 || c.Unfinished < 0 || c.Plies < 0 ||
-		c.PlyGames < 0 || c.PlyGames > c.Games || c.PlyGames == 0 && c.Plies > 0 ||
-		c.WhiteEloGames < 0 || c.BlackEloGames < 0 || c.WhiteEloGames > c.Games || c.BlackEloGames > c.Games {
-		return fmt.Errorf("%w: negative or impossible counts", ErrNotStats)
-	}
-	if c.WhiteWins+c.Draws+c.BlackWins+c.Unfinished != c.Games {
-		return fmt.Errorf("%w: white_wins + draws + black_wins + unfinished is not games", ErrNotStats)
-	}
-	if c.RatedGames < 0 || c.RatedGames > c.WhiteWins+c.Draws+c.BlackWins ||
-		c.RatedHalfPoints < 0 || c.RatedHalfPoints > 2*c.RatedGames ||
-		c.ExpectedSum < 0 || c.ExpectedSum > c.RatedGames*Scale || c.DiffSqSum < 0 || c.DiffSqSum > c.RatedGames*Scale {
-		return fmt.Errorf("%w: impossible sums of rated games", ErrNotStats)
-	}
+	bw.WriteString("\n  ]")
 	return nil
 }

@@ -53,7 +53,10 @@ fields its own rows, with the fields as the first columns: a tag as spelled in
 the PGN (Event, TimeControl) or a derived field (speed, year, elo_band: the
 mean rating rounded down to a multiple of 200, ...); games without a value form
 a group of their own. Sorting, --min-games and the tests work within each
-group; the chart draws a panel per group and the page has a group menu.
+group; the chart draws a panel per group and the page has a group menu. A
+count keeps at most 10,000 groups and 400,000 rows (the positions of every
+group, and DFRC pairs with --dfrc); the page shows the groups with the most
+games, up to 25,000 rows, and the other formats every row.
 
 The Result tag gives the result when it holds 1-0, 0-1, 1/2-1/2 or *; the
 movetext's closing marker is used only when the tag is missing or holds
@@ -72,7 +75,9 @@ json is one document, {"rows": [...], "totals": {...}}, whose rows also carry
 the raw sums; --merge reads such documents instead of PGN and adds them up,
 giving exactly what one run over all their games gives. That is how a huge
 archive is split over cores or machines: count each part with --format json,
-then merge the parts. Grouped documents merge group by group.
+then merge the parts. Grouped documents merge group by group, and a
+document is read a row at a time, so merging takes the memory of the counts,
+not of the documents.
 
 ` + selectionHelp + `
 
@@ -150,6 +155,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	}
 
 	withDFRC := cmd.Bool("dfrc")
+	s.SkipPairs = !withDFRC
 	if cmd.Bool("merge") {
 		if a.where != nil {
 			return usagef(cmd, "--merge adds up counts already made: select games when counting them, not when merging")
@@ -160,11 +166,20 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 			return stats.Run(ctx, r, &s, stats.RunOptions(a.options()))
 		})
 	}
+	switch {
+	case errors.Is(err, stats.ErrTooManyRows) && len(groupBy) == 0:
+		return fmt.Errorf("%w; count fewer games' DFRC pairs, or leave out --dfrc", err)
+	case errors.Is(err, stats.ErrTooManyRows) || errors.Is(err, stats.ErrTooManyGroups):
+		return fmt.Errorf("%w; group by fewer or coarser fields (year rather than date), or write a row per game with frctool export and group those", err)
+	}
 	if err != nil {
 		return err
 	}
 
 	rep := &stats.Report{Stats: &s, Options: opts, WithDFRC: withDFRC}
+	if err := rep.Check(); err != nil { // before any output is replaced
+		return fmt.Errorf("%w; leave out --all, or group by fewer fields", err)
+	}
 	if err := writeStatsFile(cmd.String("output"), cmd, func(out *stream.Output) error { return render.Write(out, rep, format) }); err != nil {
 		return err
 	}

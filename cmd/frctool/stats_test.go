@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/stats"
 )
 
 const statsFixture = "../../testdata/stats/games.pgn"
@@ -264,5 +267,38 @@ func TestStatsImplausibleValues(t *testing.T) {
 		if !strings.Contains(errs, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errs)
 		}
+	}
+}
+
+// TestStatsTooManyRows checks the bound on a table's rows as a user meets
+// it: every position of too many groups is refused before an earlier
+// output is replaced, with what to do instead.
+func TestStatsTooManyRows(t *testing.T) {
+	var games strings.Builder
+	for g := range stats.MaxRows/numbering.Count + 1 {
+		fmt.Fprintf(&games, "[Event \"e%d\"]\n[Result \"1-0\"]\n\n1-0\n\n", g)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "many.pgn")
+	if err := os.WriteFile(in, []byte(games.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "table.csv")
+	if err := os.WriteFile(out, []byte("earlier\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	groups := stats.MaxRows/numbering.Count + 1
+	stdout, stderr, code := statsRun(t, "", "stats", "-q", "--all", "--group-by", "Event", "-o", out, in)
+	want := fmt.Sprintf("frctool: too many rows: every position of %d groups is %d rows, more than %d; leave out --all, or group by fewer fields\n",
+		groups, groups*numbering.Count, stats.MaxRows)
+	if code != 1 || stderr != want || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and %q", code, stdout, stderr, want)
+	}
+	if got, _ := os.ReadFile(out); string(got) != "earlier\n" {
+		t.Errorf("the earlier output became %q", got)
+	}
+	// Without --all the same groups are a table of one row each.
+	if _, stderr, code := statsRun(t, "", "stats", "-q", "--group-by", "Event", "-o", out, in); code != 0 {
+		t.Errorf("without --all: exit %d: %s", code, stderr)
 	}
 }

@@ -1,0 +1,144 @@
+package stats
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/startpos"
+)
+
+// pairGame is a game of DFRC pair i (of the 921,600, in order), in group
+// key when the Stats are grouped.
+func pairGame(i int, key []byte) Game {
+	return Game{Counted: true, Outcome: Draw, Plies: 40, Group: key,
+		Start: startpos.Start{Kind: startpos.DFRC, White: i / numbering.Count, Black: i % numbering.Count}}
+}
+
+// spGame is a game from position sp in group key.
+func spGame(sp int, key []byte) Game {
+	return Game{Counted: true, Outcome: WhiteWin, Plies: 40, Group: key,
+		Start: startpos.Start{Kind: startpos.Chess960, White: sp, Black: sp}}
+}
+
+// eventKey is the group key of the Event tag's value v.
+func eventKey(v string) []byte {
+	return appendKeyValue(nil, keyText, 0, []byte(v))
+}
+
+// TestTooManyRows checks the bound on the rows a count keeps: DFRC pairs,
+// and the positions of every group, each refused past MaxRows, while
+// games of rows already kept still count.
+func TestTooManyRows(t *testing.T) {
+	tests := []struct {
+		name    string
+		grouped bool
+		skip    bool
+		game    func(i int) Game // the game of row i
+		refused bool
+	}{
+		{"DFRC pairs", false, false, func(i int) Game { return pairGame(i, nil) }, true},
+		{"DFRC pairs not kept", false, true, func(i int) Game { return pairGame(i, nil) }, false},
+		{"positions of groups", true, false, func(i int) Game { return spGame(i%numbering.Count, eventKey(fmt.Sprint(i/numbering.Count))) }, true},
+		{"pairs of groups", true, false, func(i int) Game { return pairGame(i, eventKey(fmt.Sprint(i%7))) }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Stats
+			s.SkipPairs = tt.skip
+			if tt.grouped {
+				if err := s.SetGroupBy([]string{"Event"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range MaxRows {
+				if err := s.Add(tt.game(i)); err != nil {
+					t.Fatalf("row %d: %v", i+1, err)
+				}
+			}
+			err := s.Add(tt.game(MaxRows))
+			if tt.refused != (err != nil) || err != nil && !errors.Is(err, ErrTooManyRows) {
+				t.Fatalf("row %d: %v, want refused %v", MaxRows+1, err, tt.refused)
+			}
+			if err := s.Add(tt.game(0)); err != nil {
+				t.Errorf("a game of the first row again: %v", err)
+			}
+			if tt.skip && len(s.DFRC) != 0 {
+				t.Errorf("%d pairs kept", len(s.DFRC))
+			}
+		})
+	}
+}
+
+// TestMergeTooManyRows checks that Merge refuses counts whose rows
+// together pass MaxRows, and leaves s unchanged, while rows they share
+// add up.
+func TestMergeTooManyRows(t *testing.T) {
+	fill := func(from, to int) *Stats {
+		var s Stats
+		for i := from; i < to; i++ {
+			if err := s.Add(pairGame(i, nil)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return &s
+	}
+	s := fill(0, MaxRows/2)
+	if err := s.Merge(fill(MaxRows/4, MaxRows)); err != nil {
+		t.Fatalf("merging counts of %d rows together: %v", MaxRows, err)
+	}
+	before := len(s.DFRC)
+	if err := s.Merge(fill(MaxRows-1, MaxRows+1)); !errors.Is(err, ErrTooManyRows) {
+		t.Errorf("merging one row more: %v, want %v", err, ErrTooManyRows)
+	}
+	if len(s.DFRC) != before || s.Totals.DFRC != int64(MaxRows/2+MaxRows*3/4) {
+		t.Errorf("a refused merge changed the counts: %d pairs, %d DFRC games", len(s.DFRC), s.Totals.DFRC)
+	}
+	// A refused merge leaves room for what fits.
+	s = fill(0, MaxRows-1)
+	if err := s.Merge(fill(MaxRows, MaxRows+2)); !errors.Is(err, ErrTooManyRows) {
+		t.Errorf("merging two rows into room for one: %v, want %v", err, ErrTooManyRows)
+	}
+	if err := s.Add(pairGame(MaxRows, nil)); err != nil {
+		t.Errorf("adding one row after a refused merge: %v", err)
+	}
+}
+
+// TestCheckRowsAll checks the bound on the rows of every position of
+// every group.
+func TestCheckRowsAll(t *testing.T) {
+	fits := MaxRows / numbering.Count
+	for _, tt := range []struct {
+		groups int
+		all    bool
+		want   error
+	}{
+		{fits, true, nil},
+		{fits + 1, true, ErrTooManyRows},
+		{fits + 1, false, nil},
+	} {
+		t.Run(fmt.Sprintf("%d groups, all %v", tt.groups, tt.all), func(t *testing.T) {
+			var s Stats
+			if err := s.SetGroupBy([]string{"Event"}); err != nil {
+				t.Fatal(err)
+			}
+			for g := range tt.groups {
+				if err := s.Add(spGame(0, eventKey(fmt.Sprint(g)))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rep := &Report{Stats: &s, Options: Options{All: tt.all}}
+			if err := rep.Check(); !errors.Is(err, tt.want) {
+				t.Errorf("Check = %v, want %v", err, tt.want)
+			}
+			if err := rep.WriteCSV(new(discard)); !errors.Is(err, tt.want) {
+				t.Errorf("WriteCSV = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -1,0 +1,547 @@
+package stats
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/startpos"
+)
+
+// Why a JSON document cannot be merged.
+var (
+	ErrNotStats   = errors.New("not a JSON document of frctool stats")
+	ErrFiltered   = errors.New("written with a minimum number of games, so rows are missing: a merge would not equal one run")
+	ErrNoDFRC     = errors.New("no table of DFRC pairs, though DFRC games were counted")
+	ErrDuplicated = errors.New("a position has two rows")
+)
+
+// Merged says what ReadJSON found beside the counts.
+type Merged struct {
+	// DFRCTable is false when the document has no DFRC table although
+	// DFRC games were counted: those counts are in the totals only.
+	DFRCTable bool
+}
+
+// ReadJSON reads a document written by WriteJSON and adds its counts to s.
+// A document written with a minimum number of games is refused, since the
+// rows it left out cannot be added back, and so is one with two rows for
+// one position or DFRC pair of a group, which WriteJSON never writes:
+// adding both would count games twice. Grouped documents keep their
+// groups apart; empty Stats take the grouping of the first document, and
+// a document grouped otherwise than s is refused (ErrGroupBy). On error
+// s is unchanged.
+//
+// The document is read a row at a time into counts of its own, so that
+// what it holds is bounded as counting games is (MaxGroups), however
+// large the document.
+func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
+	d := docReader{dec: json.NewDecoder(r), seen: make(map[cellKey]int), skipPairs: s.SkipPairs}
+	d.dec.UseNumber()
+	if err := d.read(); err != nil {
+		if errors.Is(err, ErrNotStats) || errors.Is(err, ErrDuplicated) || errors.Is(err, ErrTooManyGroups) || errors.Is(err, ErrTooManyRows) {
+			return Merged{}, err // says what is wrong once
+		}
+		return Merged{}, fmt.Errorf("%w: %w", ErrNotStats, err)
+	}
+	if d.format != jsonFormat {
+		return Merged{}, fmt.Errorf("%w (format %q, want %q)", ErrNotStats, d.format, jsonFormat)
+	}
+	if d.minGames > 1 {
+		return Merged{}, fmt.Errorf("%w (at least %d games a row)", ErrFiltered, d.minGames)
+	}
+	groupBy := d.groupBy
+	if groupBy == nil { // ungrouped: rows with group values are refused
+		groupBy = []string{}
+	}
+	if err := d.settle(groupBy); err != nil {
+		return Merged{}, err
+	}
+	part := &d.part
+	// The document's totals hold no SPs: Distinct comes from the rows.
+	part.Totals = d.totals.Tally
+	part.Totals.Merge(&d.marks)
+	// Documents written before selection existed have all games selected.
+	part.Selected = d.totals.Games
+	if d.totals.Selected != nil {
+		part.Selected = *d.totals.Selected
+	}
+	if !s.grouped() && s.empty() {
+		s.grouping = grouping{}
+		if err := s.SetGroupBy(d.names); err != nil {
+			return Merged{}, err
+		}
+	}
+	if err := s.Merge(part); err != nil {
+		return Merged{}, err
+	}
+	return Merged{DFRCTable: d.dfrcTable || d.totals.DFRC == 0}, nil
+}
+
+// empty reports whether s has counted nothing yet.
+func (s *Stats) empty() bool {
+	return s.Totals == (startpos.Tally{}) && len(s.groups) == 0
+}
+
+// docReader reads one stats document token by token. The rows come
+// before group_by in what WriteJSON writes, so the grouping is taken from
+// the first row's group values, which are its keys that name a field,
+// and checked against group_by when that comes.
+type docReader struct {
+	dec *json.Decoder
+
+	part    Stats          // the document's counts
+	marks   startpos.Tally // the SPs of rows with games
+	names   []string       // the group fields, once known
+	settled bool           // part groups by names
+	seen    map[cellKey]int
+	row     readRow // reused from row to row
+	// skipPairs reads the DFRC rows without keeping them (Stats.SkipPairs).
+	skipPairs bool
+
+	keys      map[string]bool // the document's keys read so far
+	format    string
+	minGames  int64
+	dfrcTable bool
+	totals    jsonTotals
+	groupBy   []string // nil when the document has none
+}
+
+// cellKey is a row's place: its table (the Stats or a group) and its
+// position or pair.
+type cellKey struct {
+	table cells
+	pair  Pair
+	dfrc  bool
+}
+
+func (d *docReader) read() error {
+	if err := d.delim('{'); err != nil {
+		return err
+	}
+	d.keys = make(map[string]bool)
+	for d.dec.More() {
+		key, err := d.key()
+		if err != nil {
+			return err
+		}
+		if d.keys[key] {
+			return fmt.Errorf("%w: the key %s is there twice", ErrNotStats, strconv.Quote(key))
+		}
+		d.keys[key] = true
+		switch key {
+		case "rows":
+			err = d.rows(false)
+		case "dfrc":
+			err = d.rows(true)
+		case "totals":
+			err = d.dec.Decode(&d.totals)
+		case "format":
+			err = d.dec.Decode(&d.format)
+		case "min_games":
+			err = d.dec.Decode(&d.minGames)
+		case "dfrc_table":
+			err = d.dec.Decode(&d.dfrcTable)
+		case "group_by":
+			if err = d.dec.Decode(&d.groupBy); err == nil {
+				if d.groupBy == nil {
+					d.groupBy = []string{}
+				}
+				err = d.settle(d.groupBy)
+			}
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return d.delim('}')
+}
+
+// settle makes the document's counts group by names, the fields of
+// group_by or of the first row, and checks that the other agree: names
+// is nil when neither has come yet and at the end of a document without
+// group_by.
+func (d *docReader) settle(names []string) error {
+	if d.settled {
+		if names != nil && !slices.Equal(names, d.names) {
+			return fmt.Errorf("%w: group_by is %s, and the rows are grouped by %s", ErrNotStats, listOf(names), listOf(d.names))
+		}
+		return nil
+	}
+	if err := d.part.SetGroupBy(names); err != nil {
+		return fmt.Errorf("%w: group_by: %w", ErrNotStats, err)
+	}
+	d.names, d.settled = slices.Clone(names), true
+	if d.names == nil {
+		d.names = []string{}
+	}
+	return nil
+}
+
+func listOf(names []string) string {
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, ",")
+}
+
+// rows reads the array of rows, or of DFRC rows, one row at a time.
+func (d *docReader) rows(dfrc bool) error {
+	t, err := d.dec.Token()
+	if err != nil || t == nil { // null: no rows
+		return err
+	}
+	if t != json.Delim('[') {
+		return fmt.Errorf("%w: the rows are not an array", ErrNotStats)
+	}
+	what := "row"
+	if dfrc {
+		what = "DFRC row"
+	}
+	for n := 1; d.dec.More(); n++ {
+		if err := d.row.read(d.dec); err != nil {
+			return fmt.Errorf("%s %d: %w", what, n, err)
+		}
+		if err := d.add(dfrc, n); err != nil {
+			return err
+		}
+	}
+	return d.delim(']')
+}
+
+// add counts the row just read at its place.
+func (d *docReader) add(dfrc bool, n int) error {
+	row := &d.row
+	var p Pair
+	if dfrc {
+		_, err := fmt.Sscanf(row.sp, "%d:%d", &p.White, &p.Black)
+		if !row.spText || err != nil || p.White < 0 || p.White >= numbering.Count || p.Black < 0 || p.Black >= numbering.Count {
+			return fmt.Errorf("%w: DFRC row %d has sp %s", ErrNotStats, n, row.shownSP())
+		}
+	} else {
+		sp, err := strconv.Atoi(row.sp)
+		if row.spText || err != nil || sp < 0 || sp >= numbering.Count {
+			return fmt.Errorf("%w: row %d has sp %s", ErrNotStats, n, row.shownSP())
+		}
+		p = Pair{sp, sp}
+	}
+	table, err := d.table(row)
+	if err == nil {
+		err = row.check()
+	}
+	if err != nil {
+		if dfrc {
+			return fmt.Errorf("DFRC row %d (%s): %w", n, p, err)
+		}
+		return fmt.Errorf("row %d (sp %d): %w", n, p.White, err)
+	}
+	k := cellKey{table, p, dfrc}
+	if first := d.seen[k]; first != 0 {
+		if dfrc {
+			return fmt.Errorf("%w: DFRC pair %s, in DFRC rows %d and %d", ErrDuplicated, p, first, n)
+		}
+		return fmt.Errorf("%w: sp %d, in rows %d and %d", ErrDuplicated, p.White, first, n)
+	}
+	d.seen[k] = n
+	if dfrc && d.skipPairs {
+		return nil
+	}
+	var c *Counts
+	var made bool
+	if dfrc {
+		c, made = table.pair(p)
+	} else {
+		c, made = table.sp(p.White)
+		if row.Games > 0 {
+			d.marks.Mark(p.White)
+		}
+	}
+	if err := d.part.grow(made); err != nil {
+		if dfrc {
+			return fmt.Errorf("DFRC row %d: %w", n, err)
+		}
+		return fmt.Errorf("row %d: %w", n, err)
+	}
+	*c = row.Counts
+	return nil
+}
+
+// shownSP is the row's sp as the document has it.
+func (r *readRow) shownSP() string {
+	if r.spText {
+		return strconv.Quote(r.sp)
+	}
+	return r.sp
+}
+
+// table returns where the row is counted: the document's Stats, or the
+// group of the row's values.
+func (d *docReader) table(row *readRow) (cells, error) {
+	if !d.settled {
+		if err := d.settle(row.names); err != nil {
+			return nil, err
+		}
+	}
+	if len(d.names) == 0 {
+		if len(row.names) > 0 {
+			return nil, fmt.Errorf("%w: a value of %s, though the rows are not grouped", ErrNotStats, row.names[0])
+		}
+		return &d.part, nil
+	}
+	values := make([]GroupValue, len(d.names))
+	for i, name := range d.names {
+		j := slices.Index(row.names, name)
+		if j < 0 {
+			return nil, fmt.Errorf("%w: no value of the group field %s", ErrNotStats, name)
+		}
+		values[i] = row.values[j]
+	}
+	if len(row.names) > len(d.names) {
+		for _, name := range row.names {
+			if !slices.Contains(d.names, name) {
+				return nil, fmt.Errorf("%w: a value of %s, which the rows are not grouped by", ErrNotStats, name)
+			}
+		}
+	}
+	key := encodeKey(values)
+	if g := d.part.groups[key]; g != nil {
+		return g, nil
+	}
+	return d.part.addGroup(key, values)
+}
+
+func (d *docReader) delim(want json.Delim) error {
+	t, err := d.dec.Token()
+	if err != nil {
+		return err
+	}
+	if t != want {
+		return fmt.Errorf("%w: want %s, found %v", ErrNotStats, want, t)
+	}
+	return nil
+}
+
+func (d *docReader) key() (string, error) {
+	t, err := d.dec.Token()
+	if err != nil {
+		return "", err
+	}
+	k, ok := t.(string)
+	if !ok {
+		return "", fmt.Errorf("%w: want a key, found %v", ErrNotStats, t)
+	}
+	return k, nil
+}
+
+// skip reads past one value of any kind.
+func (d *docReader) skip() error { return skipValue(d.dec) }
+
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// readRow is a row as read back: its position, its raw counts and its
+// group values. The averages and rates beside them are derived, and not
+// read.
+type readRow struct {
+	sp     string // the number as written, or the text of a DFRC pair
+	spText bool   // sp was a JSON string
+	Counts
+	names  []string // the keys that name a field, in order
+	values []GroupValue
+	seen   map[string]bool // the row's keys, to refuse one given twice
+}
+
+// The keys of the counts a row is made from.
+var countKeys = map[string]func(c *Counts) *int64{
+	"games":             func(c *Counts) *int64 { return &c.Games },
+	"white_wins":        func(c *Counts) *int64 { return &c.WhiteWins },
+	"draws":             func(c *Counts) *int64 { return &c.Draws },
+	"black_wins":        func(c *Counts) *int64 { return &c.BlackWins },
+	"unfinished":        func(c *Counts) *int64 { return &c.Unfinished },
+	"sum_plies":         func(c *Counts) *int64 { return &c.Plies },
+	"ply_games":         func(c *Counts) *int64 { return &c.PlyGames },
+	"white_elo_sum":     func(c *Counts) *int64 { return &c.WhiteEloSum },
+	"white_elo_games":   func(c *Counts) *int64 { return &c.WhiteEloGames },
+	"black_elo_sum":     func(c *Counts) *int64 { return &c.BlackEloSum },
+	"black_elo_games":   func(c *Counts) *int64 { return &c.BlackEloGames },
+	"rated_games":       func(c *Counts) *int64 { return &c.RatedGames },
+	"rated_half_points": func(c *Counts) *int64 { return &c.RatedHalfPoints },
+	"expected_sum_e9":   func(c *Counts) *int64 { return &c.ExpectedSum },
+	"diff_sq_sum_e9":    func(c *Counts) *int64 { return &c.DiffSqSum },
+}
+
+// read reads one row object from dec.
+func (r *readRow) read(dec *json.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t != json.Delim('{') {
+		return fmt.Errorf("%w: a row is not an object", ErrNotStats)
+	}
+	if r.seen == nil {
+		r.seen = make(map[string]bool)
+	}
+	*r = readRow{names: r.names[:0], values: r.values[:0], seen: r.seen}
+	hasSumPlies, hasPlyGames, hasSP := false, false, false
+	seen := r.seen
+	clear(seen)
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return fmt.Errorf("%w: a row has the key %s twice", ErrNotStats, strconv.Quote(key))
+		}
+		seen[key] = true
+		if key == "sp" {
+			if t, err = dec.Token(); err != nil {
+				return err
+			}
+			switch v := t.(type) {
+			case json.Number:
+				r.sp = string(v)
+			case string:
+				r.sp, r.spText = v, true
+			default:
+				return fmt.Errorf("%w: a row has sp %v", ErrNotStats, t)
+			}
+			hasSP = true
+			continue
+		}
+		if count := countKeys[key]; count != nil {
+			n, present, err := readCount(dec, key)
+			if err != nil {
+				return err
+			}
+			*count(&r.Counts) = n
+			hasSumPlies = hasSumPlies || key == "sum_plies" && present
+			hasPlyGames = hasPlyGames || key == "ply_games" && present
+			continue
+		}
+		if _, err := fields.Lookup(key); err != nil || isRowColumn(key) {
+			if err := skipValue(dec); err != nil { // a column derived from the counts
+				return err
+			}
+			continue
+		}
+		v, err := readGroupValue(dec, key)
+		if err != nil {
+			return err
+		}
+		r.names = append(r.names, key)
+		r.values = append(r.values, v)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return err
+	}
+	if !hasSP {
+		return fmt.Errorf("%w: a row has no sp", ErrNotStats)
+	}
+	if !hasSumPlies {
+		return fmt.Errorf("%w: a row has no sum_plies", ErrNotStats)
+	}
+	// Documents written before ply_games counted every game's length.
+	if !hasPlyGames {
+		r.PlyGames = r.Games
+	}
+	return nil
+}
+
+// isRowColumn reports whether key is a column of every row that is also
+// a field's name, so that it is not a group value.
+func isRowColumn(key string) bool {
+	switch key {
+	case "sp", "fritz9", "white_sp", "black_sp":
+		return true
+	}
+	return false
+}
+
+// readCount reads a count: a whole number, or null for none.
+func readCount(dec *json.Decoder, key string) (n int64, present bool, err error) {
+	t, err := dec.Token()
+	if err != nil {
+		return 0, false, err
+	}
+	switch v := t.(type) {
+	case nil:
+		return 0, false, nil
+	case json.Number:
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return 0, false, fmt.Errorf("%w: %s is %s, not a whole number", ErrNotStats, key, v)
+		}
+		return n, true, nil
+	case json.Delim:
+		return 0, false, fmt.Errorf("%w: %s is not a number", ErrNotStats, key)
+	}
+	return 0, false, fmt.Errorf("%w: %s is %v, not a number", ErrNotStats, key, t)
+}
+
+// readGroupValue reads the value of a group field: a number, a string or
+// null for a missing value.
+func readGroupValue(dec *json.Decoder, name string) (GroupValue, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return GroupValue{}, err
+	}
+	switch v := t.(type) {
+	case nil:
+		return GroupValue{Missing: true}, nil
+	case json.Number:
+		x, err := v.Float64()
+		if err != nil {
+			return GroupValue{}, fmt.Errorf("%w: %s: %w", ErrNotStats, name, err)
+		}
+		return GroupValue{Number: true, Num: x}, nil
+	case string:
+		return GroupValue{Text: v}, nil
+	}
+	return GroupValue{}, fmt.Errorf("%w: %s is neither a number, a string nor null", ErrNotStats, name)
+}
+
+// check catches rows edited by hand into nonsense.
+func (r *readRow) check() error {
+	c := &r.Counts
+	if c.Games < 0 || c.WhiteWins < 0 || c.Draws < 0 || c.BlackWins < 0 || c.Unfinished < 0 || c.Plies < 0 ||
+		c.PlyGames < 0 || c.PlyGames > c.Games || c.PlyGames == 0 && c.Plies > 0 ||
+		c.WhiteEloGames < 0 || c.BlackEloGames < 0 || c.WhiteEloGames > c.Games || c.BlackEloGames > c.Games {
+		return fmt.Errorf("%w: negative or impossible counts", ErrNotStats)
+	}
+	if c.WhiteWins+c.Draws+c.BlackWins+c.Unfinished != c.Games {
+		return fmt.Errorf("%w: white_wins + draws + black_wins + unfinished is not games", ErrNotStats)
+	}
+	if c.RatedGames < 0 || c.RatedGames > c.WhiteWins+c.Draws+c.BlackWins ||
+		c.RatedHalfPoints < 0 || c.RatedHalfPoints > 2*c.RatedGames ||
+		c.ExpectedSum < 0 || c.ExpectedSum > c.RatedGames*Scale || c.DiffSqSum < 0 || c.DiffSqSum > c.RatedGames*Scale {
+		return fmt.Errorf("%w: impossible sums of rated games", ErrNotStats)
+	}
+	return nil
+}
