@@ -1,11 +1,14 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -71,13 +74,14 @@ h2.group { border-top: 2px solid #dde2e6; padding-top: 1rem; }
 {{range .Totals}}<div><dt>{{.Name}}</dt><dd>{{.Value}}</dd></div>
 {{end}}</dl>
 <p class="note">p_value tests whether a position's games score differently from the other games of its table{{if .GroupBy}} and group{{end}} (Welch's z on White's score, or on the score minus the Elo expectation when at least 90% of the games are rated); significant marks the rows that stay so after the Benjamini-Hochberg correction over all rows at a false discovery rate of {{.FDR}}. Significant rows are shaded.</p>
-{{if .GroupBy}}<p class="pick"><label for="group">{{.GroupBy}}:</label> <select id="group"><option value="">all {{groups (len .Groups)}}</option>{{range $i, $g := .Groups}}<option value="g{{$i}}">{{$g.Title}} ({{games $g.Games}})</option>{{end}}</select></p>{{end}}
+{{if .Left}}<p class="note left">{{.Left}}</p>{{end}}
+{{if .GroupBy}}<p class="pick"><label for="group">{{.GroupBy}}:</label> <select id="group"><option value="">all {{groups .Shown}}{{if .Left}} shown{{end}}</option>{{range $i, $g := .Groups}}<option value="g{{$i}}">{{$g.Title}} ({{games $g.Games}})</option>{{end}}</select></p>{{end}}
 {{range $i, $g := .Groups}}<section class="group" id="g{{$i}}">
 {{if $g.Title}}<h2 class="group">{{$g.Title}}</h2>{{end}}
 {{if $g.Chart}}<figure>{{$g.Chart}}<figcaption>Each mark is one start position with at least one finished game, with its interval, sorted by White's score; the dashed line is the score over all games{{if $g.Title}} of the group{{end}}.</figcaption></figure>{{end}}
-<h2>Start positions ({{len $g.Main.Rows}})</h2>
+<h2>Start positions ({{template "count" $g.Main}})</h2>
 {{template "table" $g.Main}}
-{{if $.WithDFRC}}<h2>DFRC pairs, White's back rank : Black's ({{len $g.Pairs.Rows}})</h2>
+{{if $.WithDFRC}}<h2>DFRC pairs, White's back rank : Black's ({{template "count" $g.Pairs}})</h2>
 {{template "table" $g.Pairs}}{{end}}
 </section>
 {{end}}
@@ -97,6 +101,7 @@ h2.group { border-top: 2px solid #dde2e6; padding-top: 1rem; }
 </script>{{end}}
 </body>
 </html>
+{{define "count"}}{{if lt (len .Rows) .Total}}the first {{len .Rows}} of {{.Total}}{{else}}{{.Total}}{{end}}{{end}}
 {{define "table"}}<div class="scroll"><table>
 <thead><tr>{{range .Columns}}<th{{if eq . "rank"}} class="rank"{{end}}>{{breakable .}}</th>{{end}}</tr></thead>
 <tbody>
@@ -117,6 +122,7 @@ type htmlTable struct {
 	Columns    []string
 	RankColumn int // the cell drawn as a diagram
 	Rows       []htmlRow
+	Total      int // the table's rows, of which Rows are the first
 }
 
 // htmlGroup is a group's part of the page: the whole page for ungrouped
@@ -126,6 +132,48 @@ type htmlGroup struct {
 	Games       int64
 	Chart       template.HTML
 	Main, Pairs htmlTable
+
+	main, pairs           []stats.Row
+	shownMain, shownPairs int // how many of main and pairs the page shows
+}
+
+// MaxPageRows bounds the rows of the page's tables, all together: each
+// takes about a kilobyte of the page, and the page is for reading in a
+// browser. The groups of the most games come first; a page of one large
+// table shows its first rows.
+const MaxPageRows = 25_000
+
+// pageGroups returns the groups the page shows, in their order: those of
+// the most games whose rows fit within budget, or the first rows of the
+// group of the most games when even its rows do not.
+func pageGroups(groups []htmlGroup, budget int) []htmlGroup {
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[b].Games, groups[a].Games) })
+	var keep []int
+	for _, i := range order {
+		g := &groups[i]
+		n := len(g.main) + len(g.pairs)
+		if n > budget {
+			if len(keep) == 0 { // the largest group alone is too large
+				g.shownMain = min(len(g.main), budget)
+				g.shownPairs = budget - g.shownMain
+				keep = append(keep, i)
+			}
+			break
+		}
+		g.shownMain, g.shownPairs = len(g.main), len(g.pairs)
+		budget -= n
+		keep = append(keep, i)
+	}
+	slices.Sort(keep)
+	shown := make([]htmlGroup, 0, len(keep))
+	for _, i := range keep {
+		shown = append(shown, groups[i])
+	}
+	return shown
 }
 
 type htmlPage struct {
@@ -133,6 +181,8 @@ type htmlPage struct {
 	Totals   []struct{ Name, Value string }
 	GroupBy  string
 	Groups   []htmlGroup
+	Shown    int    // the groups shown
+	Left     string // what the page leaves out, when it does
 	WithDFRC bool
 	FDR      string
 }
@@ -143,6 +193,9 @@ type htmlPage struct {
 // MaxPanels groups with the most games) and tables, and a menu that shows
 // one group or all.
 func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
+	if err := rep.Check(); err != nil {
+		return err
+	}
 	s := rep.Stats
 	overall := s.Overall()
 	t := &s.Totals
@@ -210,15 +263,29 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 			titles = append(titles, groupTitle(s.GroupBy(), g.Values))
 		}
 	}
+	var groups []htmlGroup
 	for _, title := range titles {
 		pn, ok := byTitle[title]
 		if !ok && len(pairs[title]) == 0 {
 			continue // every row of the group was left out
 		}
-		g := htmlGroup{Title: title, Games: pn.overall.Games, Main: table(), Pairs: table()}
-		if charted[title] {
+		g := htmlGroup{Title: title, Games: pn.overall.Games, Main: table(), Pairs: table(), main: pn.rows, pairs: pairs[title]}
+		for _, r := range g.pairs {
+			g.Games += r.Games
+		}
+		groups = append(groups, g)
+	}
+	page.Groups = pageGroups(groups, MaxPageRows)
+	page.Shown = len(page.Groups)
+	if page.Shown < len(groups) {
+		page.Left = fmt.Sprintf("This page shows the %s with the most games, of %d, so that its tables stay within %d rows; every group is in the CSV and JSON tables.",
+			words.Count(page.Shown, "group", "groups"), len(groups), MaxPageRows)
+	}
+	for i := range page.Groups {
+		g := &page.Groups[i]
+		if charted[g.Title] {
 			var chart bytes.Buffer
-			if err := drawPanels(&chart, []panel{pn}, "svg", rep.Options); err != nil {
+			if err := drawPanels(&chart, []panel{byTitle[g.Title]}, "svg", rep.Options); err != nil {
 				return err
 			}
 			svg := chart.Bytes()
@@ -229,21 +296,19 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 			// The SVG comes from gonum/plot, which escapes the text it draws.
 			g.Chart = template.HTML(svg) //nolint:gosec
 		}
-		for _, r := range pn.rows {
+		g.Main.Total, g.Pairs.Total = len(g.main), len(g.pairs)
+		for _, r := range g.main[:g.shownMain] {
 			g.Main.Rows = append(g.Main.Rows, htmlRowOf(&r))
 		}
-		for _, r := range pairs[title] {
-			g.Games += r.Games
+		for _, r := range g.pairs[:g.shownPairs] {
 			g.Pairs.Rows = append(g.Pairs.Rows, htmlRowOf(&r))
 		}
-		page.Groups = append(page.Groups, g)
 	}
-	var b bytes.Buffer
-	if err := pageTemplate().Execute(&b, page); err != nil {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := pageTemplate().Execute(bw, page); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return bw.Flush()
 }
 
 // fdr is the rate the options flag rows at.

@@ -8,6 +8,7 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -79,47 +80,86 @@ func Write(w io.Writer, rep *stats.Report, f Format) error {
 
 // WriteTable writes the rows as aligned columns for a terminal, and the
 // DFRC pairs as a second table.
+//
+// The table library holds every row it is given, several times over in
+// its cells and their text, so a large table is given to it a block of
+// rows at a time. The columns' widths are measured over all the rows
+// first, so that the blocks line up as one table; each block but the
+// first leaves out its top border, and each but the last its bottom one.
 func WriteTable(w io.Writer, rep *stats.Report) error {
-	write := func(rows []stats.Row, title string) error {
-		t := table.NewWriter()
-		t.SetOutputMirror(nil)
-		style := table.StyleLight
-		style.Format.Header = text.FormatDefault // keep the column names as CSV and JSON write them
-		t.SetStyle(style)
-		if title != "" {
-			t.SetTitle(title)
+	if err := rep.Check(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	names := rep.Header()
+	write := func(rows []stats.Row, title string) {
+		widths := make([]int, len(names))
+		for i, name := range names {
+			widths[i] = text.StringWidthWithoutEscSequences(name)
 		}
-		names := rep.Header()
-		groups := len(names) - len(stats.Columns)
-		header := make(table.Row, len(names))
-		for i, c := range names {
-			header[i] = c
-		}
-		t.AppendHeader(header)
-		cfg := make([]table.ColumnConfig, len(names))
-		for i := range names {
-			cfg[i] = table.ColumnConfig{Number: i + 1, Align: text.AlignRight, AlignHeader: text.AlignRight}
-			if i < groups || i == groups+2 { // the group values and the rank are text
-				cfg[i].Align, cfg[i].AlignHeader = text.AlignLeft, text.AlignLeft
-			}
-		}
-		t.SetColumnConfigs(cfg)
 		for i := range rows {
-			cells := rows[i].Cells()
-			row := make(table.Row, len(cells))
-			for j, c := range cells {
-				row[j] = c
+			for j, c := range rows[i].Cells() {
+				widths[j] = max(widths[j], text.StringWidthWithoutEscSequences(c))
 			}
-			t.AppendRow(row)
 		}
-		_, err := io.WriteString(w, t.Render()+"\n")
-		return err
+		for start := 0; start == 0 || start < len(rows); start += tableBlock {
+			end := min(start+tableBlock, len(rows))
+			t := newTable(names, widths)
+			if start == 0 {
+				if title != "" {
+					t.SetTitle(title)
+				}
+				header := make(table.Row, len(names))
+				for i, c := range names {
+					header[i] = c
+				}
+				t.AppendHeader(header)
+			}
+			for i := start; i < end; i++ {
+				cells := rows[i].Cells()
+				row := make(table.Row, len(cells))
+				for j, c := range cells {
+					row[j] = c
+				}
+				t.AppendRow(row)
+			}
+			out := t.Render()
+			if start > 0 { // the top border
+				_, out, _ = strings.Cut(out, "\n")
+			}
+			if end < len(rows) { // the bottom border
+				out = out[:max(strings.LastIndexByte(out, '\n'), 0)]
+			}
+			bw.WriteString(out)
+			bw.WriteByte('\n')
+		}
 	}
-	if err := write(rep.Rows(), ""); err != nil {
-		return err
-	}
+	write(rep.Rows(), "")
 	if rep.WithDFRC {
-		return write(rep.DFRCRows(), "DFRC pairs (white_sp:black_sp)")
+		write(rep.DFRCRows(), "DFRC pairs (white_sp:black_sp)")
 	}
-	return nil
+	return bw.Flush()
+}
+
+// tableBlock is how many rows the table library is given at a time.
+const tableBlock = 1000
+
+// newTable returns a table of the columns names, each at least as wide as
+// widths says.
+func newTable(names []string, widths []int) table.Writer {
+	t := table.NewWriter()
+	t.SetOutputMirror(nil)
+	style := table.StyleLight
+	style.Format.Header = text.FormatDefault // keep the column names as CSV and JSON write them
+	t.SetStyle(style)
+	groups := len(names) - len(stats.Columns)
+	cfg := make([]table.ColumnConfig, len(names))
+	for i := range names {
+		cfg[i] = table.ColumnConfig{Number: i + 1, Align: text.AlignRight, AlignHeader: text.AlignRight, WidthMin: widths[i]}
+		if i < groups || i == groups+2 { // the group values and the rank are text
+			cfg[i].Align, cfg[i].AlignHeader = text.AlignLeft, text.AlignLeft
+		}
+	}
+	t.SetColumnConfigs(cfg)
+	return t
 }
