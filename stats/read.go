@@ -445,7 +445,7 @@ func (r *readRow) read(dec *json.Decoder) error {
 			hasPlyGames = hasPlyGames || key == "ply_games" && present
 			continue
 		}
-		if _, err := fields.Lookup(key); err != nil || isRowColumn(key) {
+		if isRowColumn(key) || !isGroupField(key) {
 			if err := skipValue(dec); err != nil { // a column derived from the counts
 				return err
 			}
@@ -474,14 +474,22 @@ func (r *readRow) read(dec *json.Decoder) error {
 	return nil
 }
 
-// isRowColumn reports whether key is a column of every row that is also
-// a field's name, so that it is not a group value.
+// isRowColumn reports whether key is one of a row's columns, or a field
+// that cannot group (a position's number), so that it is not a group
+// value. The columns are looked up first: they are most of a row's keys,
+// and fields.Lookup makes an error for each.
 func isRowColumn(key string) bool {
 	switch key {
-	case "sp", "fritz9", "white_sp", "black_sp":
+	case "white_sp", "black_sp":
 		return true
 	}
-	return false
+	return slices.Contains(Columns, key)
+}
+
+// isGroupField reports whether key names a field a row can be grouped by.
+func isGroupField(key string) bool {
+	_, err := fields.Lookup(key)
+	return err == nil
 }
 
 // readCount reads a count: a whole number, or null for none.
