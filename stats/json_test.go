@@ -206,6 +206,11 @@ func TestReadJSONKeyOrder(t *testing.T) {
 		{"a group value an array", `{"format":"frctool-stats/1","group_by":["Event"],"rows":[{"sp":5,"Event":[],"games":0,"sum_plies":0}]}`, 0, ErrNotStats, "Event is neither a number, a string nor null"},
 		{"rows an object", `{"format":"frctool-stats/1","rows":{}}`, 0, ErrNotStats, "the rows are not an array"},
 		{"not an object", `[]`, 0, ErrNotStats, "want {, found ["},
+		{"empty", ``, 0, ErrNotStats, "empty input"},
+		{"blank", "\n \n", 0, ErrNotStats, "empty input"},
+		{"cut in the rows", `{"format":"frctool-stats/1","rows":[`, 0, ErrNotStats, "unexpected EOF"},
+		{"cut in a row", `{"format":"frctool-stats/1","rows":[{"sp":5,"ga`, 0, ErrNotStats, "unexpected EOF"},
+		{"cut after the rows", `{"format":"frctool-stats/1","rows":[]`, 0, ErrNotStats, "unexpected EOF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,6 +22,8 @@ var (
 	ErrDuplicated = errors.New("a position has two rows")
 )
 
+var errEmpty = errors.New("empty input")
+
 // Merged says what ReadJSON found beside the counts.
 type Merged struct {
 	// DFRCTable is false when the document has no DFRC table although
@@ -45,6 +47,12 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	d := docReader{dec: json.NewDecoder(r), seen: make(map[cellKey]int), skipPairs: s.SkipPairs}
 	d.dec.UseNumber()
 	if err := d.read(); err != nil {
+		switch {
+		case err == io.EOF && d.dec.InputOffset() == 0:
+			err = errEmpty
+		case errors.Is(err, io.EOF): // within a value, or the document
+			err = io.ErrUnexpectedEOF
+		}
 		if errors.Is(err, ErrNotStats) || errors.Is(err, ErrDuplicated) || errors.Is(err, ErrTooManyGroups) || errors.Is(err, ErrTooManyRows) {
 			return Merged{}, err // says what is wrong once
 		}
