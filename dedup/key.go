@@ -9,6 +9,7 @@ import (
 
 	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/internal/pipeline"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
 )
@@ -46,7 +47,7 @@ func ParseKey(s string) (Key, error) {
 			return Key(k), nil
 		}
 	}
-	return 0, fmt.Errorf("%w %q: want moves, moves+players or moves+players+date", ErrKey, s)
+	return 0, fmt.Errorf("%w %s: want moves, moves+players or moves+players+date", ErrKey, words.Quote(s))
 }
 
 // The results a key tells apart (fields.Result decides a game's result);

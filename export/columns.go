@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -456,7 +457,7 @@ func Columns(f Format, opts Options) ([]Column, error) {
 			for _, c := range extra {
 				valid = append(valid, c.Name)
 			}
-			return nil, fmt.Errorf("%w %q; the columns are %s", ErrUnknownColumn, name, strings.Join(valid, ", "))
+			return nil, fmt.Errorf("%w %s; the columns are %s", ErrUnknownColumn, words.Quote(name), strings.Join(valid, ", "))
 		}
 		if slices.ContainsFunc(cols, func(o Column) bool { return o.Name == name }) {
 			return nil, fmt.Errorf("%w: %s is named twice", ErrColumn, name)
@@ -477,7 +478,7 @@ func tagColumns(tags []string) ([]Column, error) {
 	var cols []Column
 	for i, tag := range tags {
 		if _, err := fields.Lookup(tag); errors.Is(err, fields.ErrBadName) || tag == "" {
-			return nil, fmt.Errorf("%w: %q is not a tag name", ErrColumn, tag)
+			return nil, fmt.Errorf("%w: %s is not a tag name", ErrColumn, words.Quote(tag))
 		}
 		name := SnakeCase(tag)
 		if c, ok := builtinColumn(name); ok {

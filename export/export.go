@@ -30,6 +30,7 @@ import (
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/csvfield"
 	"github.com/frctool/frctool/internal/pipeline"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
@@ -65,7 +66,7 @@ func ParseFormat(name string) (Format, error) {
 	case "parquet":
 		return Parquet, nil
 	}
-	return 0, fmt.Errorf("%w %q: csv, jsonl or parquet", ErrFormat, name)
+	return 0, fmt.Errorf("%w %s: csv, jsonl or parquet", ErrFormat, words.Quote(name))
 }
 
 // FormatOf returns the format a file name asks for by its extension,

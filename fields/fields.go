@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
 )
@@ -211,11 +212,11 @@ func Lookup(name string) (Field, error) {
 	}
 	for i := 0; i < len(name); i++ {
 		if !isNameByte(name[i]) {
-			return Field{}, fmt.Errorf("%w: %q", ErrBadName, name)
+			return Field{}, fmt.Errorf("%w: %s", ErrBadName, words.Quote(name))
 		}
 	}
 	if c := name[0]; c >= 'a' && c <= 'z' {
-		return Field{}, fmt.Errorf("%w: %q", ErrUnknownField, name)
+		return Field{}, fmt.Errorf("%w: %s", ErrUnknownField, words.Quote(name))
 	}
 	return Field{tag: name}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/frctool/frctool/internal/words"
 )
 
 // Scheme is a numbering of the 960 start positions.
@@ -32,7 +34,7 @@ func ParseScheme(s string) (Scheme, error) {
 	case "fritz9", "fritz":
 		return Fritz9, nil
 	}
-	return Scharnagl, fmt.Errorf("numbering %q: want sp or fritz9", s)
+	return Scharnagl, fmt.Errorf("numbering %s: want sp or fritz9", words.Quote(s))
 }
 
 // ToSP returns the Scharnagl number of n in the scheme, or an error
@@ -65,12 +67,12 @@ func ParseList(s string, scheme Scheme) ([]int, error) {
 		item = strings.TrimSpace(item)
 		lo, hi, err := parseItem(item)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q: %v", ErrList, item, err)
+			return nil, fmt.Errorf("%w: %s: %v", ErrList, words.Quote(item), err)
 		}
 		for n := lo; n <= hi; n++ {
 			sp, err := scheme.ToSP(n)
 			if err != nil {
-				return nil, fmt.Errorf("%w: %q: %v", ErrList, item, err)
+				return nil, fmt.Errorf("%w: %s: %v", ErrList, words.Quote(item), err)
 			}
 			if !seen[sp] {
 				seen[sp] = true
@@ -112,7 +114,7 @@ func atoi(s string) (int, error) {
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, fmt.Errorf("%q is not a number", s)
+			return 0, fmt.Errorf("%s is not a number", words.Quote(s))
 		}
 	}
 	if len(s) > 6 {

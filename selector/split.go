@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 )
@@ -204,12 +205,12 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 func (s *Splitter) makeNames() error {
 	p := s.opts.Pattern
 	if strings.ContainsAny(p, `/\`) {
-		return fmt.Errorf("%w %q: a file name, not a path", ErrPattern, p)
+		return fmt.Errorf("%w %s: a file name, not a path", ErrPattern, words.Quote(p))
 	}
 	comp := stream.ByExtension(p)
 	var err error
 	if s.appender, err = stream.NewAppender(comp); err != nil {
-		return fmt.Errorf("%w %q: %s output is not offered; use .gz or .zst", ErrPattern, p, comp)
+		return fmt.Errorf("%w %s: %s output is not offered; use .gz or .zst", ErrPattern, words.Quote(p), comp)
 	}
 	suffix := ""
 	if comp != stream.None {
@@ -226,10 +227,10 @@ func (s *Splitter) makeNames() error {
 		}
 		name := fmt.Sprintf(p, n)
 		if strings.Contains(name, "%!") {
-			return fmt.Errorf("%w %q: want exactly one integer verb such as %%03d, got %q", ErrPattern, p, name)
+			return fmt.Errorf("%w %s: want exactly one integer verb such as %%03d, got %s", ErrPattern, words.Quote(p), words.Quote(name))
 		}
 		if seen[name] || name == "" || name == "." || name == ".." {
-			return fmt.Errorf("%w %q: gives the name %q twice; it needs the number in it (%%d)", ErrPattern, p, name)
+			return fmt.Errorf("%w %s: gives the name %s twice; it needs the number in it (%%d)", ErrPattern, words.Quote(p), words.Quote(name))
 		}
 		seen[name] = true
 		s.names[sp] = name

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 )
@@ -118,7 +119,7 @@ func OfGame(g *pgn.Game) (Start, []*pgn.ParseError) {
 		}
 		st.FEN = i
 		if len(value) == 0 || string(value) == "?" {
-			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: [FEN %q]", ErrNoFEN, t.Value)))
+			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: [FEN %s]", ErrNoFEN, words.Quote(t.Value))))
 			continue
 		}
 		if sp, ok := plainStart(value); ok {

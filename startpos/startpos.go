@@ -43,7 +43,7 @@ func ParseNotation(name string) (Notation, error) {
 			return Notation(n), nil
 		}
 	}
-	return 0, fmt.Errorf("%w %q (want %s)", ErrNotation, name, strings.Join(notationNames[1:], ", "))
+	return 0, fmt.Errorf("%w %s (want %s)", ErrNotation, words.Quote(name), strings.Join(notationNames[1:], ", "))
 }
 
 func (n Notation) String() string {

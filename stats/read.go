@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/startpos"
 )
@@ -59,7 +60,7 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 		return Merged{}, fmt.Errorf("%w: %w", ErrNotStats, err)
 	}
 	if d.format != jsonFormat {
-		return Merged{}, fmt.Errorf("%w (format %q, want %q)", ErrNotStats, d.format, jsonFormat)
+		return Merged{}, fmt.Errorf("%w (format %s, want %q)", ErrNotStats, words.Quote(d.format), jsonFormat)
 	}
 	if d.minGames > 1 {
 		return Merged{}, fmt.Errorf("%w (at least %d games a row)", ErrFiltered, d.minGames)

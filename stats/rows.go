@@ -45,7 +45,7 @@ func ParseOrder(s string) (Order, error) {
 	case "draws":
 		return SortDraws, nil
 	}
-	return 0, fmt.Errorf("unknown sort order %q (want sp, games, score, draws or vs-expected)", s)
+	return 0, fmt.Errorf("unknown sort order %s (want sp, games, score, draws or vs-expected)", words.Quote(s))
 }
 
 // Options choose the rows.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
@@ -342,7 +343,7 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 	// begin checks what the document says of itself before its trees.
 	begin := func() error {
 		if head.format != jsonFormat {
-			return fmt.Errorf("%w (format %q, want %q)", ErrNotTree, head.format, jsonFormat)
+			return fmt.Errorf("%w (format %s, want %q)", ErrNotTree, words.Quote(head.format), jsonFormat)
 		}
 		if head.minGames > 1 {
 			return fmt.Errorf("%w (at least %d games a move)", ErrFiltered, head.minGames)
@@ -504,7 +505,7 @@ func (f *Forest) readTree(dec *json.Decoder) error {
 func (f *Forest) startTree(jt *jsonTree) (*Tree, *position.Board, error) {
 	b, err := position.ParseFEN(jt.FEN)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: the root %q: %w", ErrBadNode, jt.FEN, err)
+		return nil, nil, fmt.Errorf("%w: the root %s: %w", ErrBadNode, words.Quote(jt.FEN), err)
 	}
 	sp := -1
 	if jt.SP != nil {

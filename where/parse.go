@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/words"
 )
 
 // SyntaxError is a mistake in an expression: what is wrong, and where.
@@ -100,7 +101,7 @@ func (t token) describe() string {
 	case tString:
 		return "a string"
 	}
-	return fmt.Sprintf("%q", t.text)
+	return words.Quote(t.text)
 }
 
 type op uint8
@@ -399,7 +400,7 @@ func (p *parser) unary() *node {
 		return &node{kind: nExists, c: &cmp{field: f, name: name.text}}
 	case t.kind == tName:
 		if t.text == "and" || t.text == "or" {
-			p.fail(t.pos, nil, "expected a comparison before %q", t.text)
+			p.fail(t.pos, nil, "expected a comparison before %s", words.Quote(t.text))
 			return nil
 		}
 		return p.comparison()
@@ -427,7 +428,7 @@ func (p *parser) peekParen() bool {
 func (p *parser) field(t token) fields.Field {
 	f, err := fields.Lookup(t.text)
 	if err != nil {
-		p.fail(t.pos, err, "unknown field %q: tags are written as in the PGN, with their capitals (WhiteElo), and the derived fields are %s", t.text, strings.Join(fields.Names(), ", "))
+		p.fail(t.pos, err, "unknown field %s: tags are written as in the PGN, with their capitals (WhiteElo), and the derived fields are %s", words.Quote(t.text), strings.Join(fields.Names(), ", "))
 	}
 	return f
 }
@@ -513,7 +514,7 @@ func (p *parser) literal(c *cmp, v token, opTok token) {
 		}
 		c.lit, c.bare = litText, v.kind == tName
 	case v.kind == tName:
-		p.fail(v.pos, nil, "a text value is written in double quotes: %q; bare words are only for kind, speed and bot", v.text)
+		p.fail(v.pos, nil, "a text value is written in double quotes: %s; bare words are only for kind, speed and bot", words.Quote(v.text))
 	case typ == fields.TypeNumber:
 		if v.kind != tNumber {
 			p.fail(v.pos, nil, "%s is a number: write it without quotes", c.name)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/words"
 )
 
 // Errors of the shortcuts' arguments.
@@ -33,7 +34,7 @@ func Speeds(list string) (string, error) {
 	var b strings.Builder
 	for i, name := range names {
 		if _, ok := fields.ParseSpeed(name); !ok {
-			return "", fmt.Errorf("%w: %q (speeds are %s)", ErrSpeed, name, speedList())
+			return "", fmt.Errorf("%w: %s (speeds are %s)", ErrSpeed, words.Quote(name), speedList())
 		}
 		if i > 0 {
 			b.WriteString(" or ")
@@ -78,7 +79,7 @@ func Until(date string) (string, error) {
 func parseDateArg(s string) (fields.Date, error) {
 	d, ok := fields.ParseDate([]byte(s))
 	if !ok {
-		return d, fmt.Errorf("%w: %q (write 2024.05.17, 2024-05-17, 2024.05 or 2024)", ErrDate, s)
+		return d, fmt.Errorf("%w: %s (write 2024.05.17, 2024-05-17, 2024.05 or 2024)", ErrDate, words.Quote(s))
 	}
 	return d, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/frctool/frctool/annotate"
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
 )
 
@@ -73,11 +74,11 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 		s := fen.Shredder
 		opts.Castling = &s
 	default:
-		return usagef(cmd, "--castling must be xfen or shredder, not %q", c)
+		return usagef(cmd, "--castling must be xfen or shredder, not %s", words.Quote(c))
 	}
 	for _, name := range []string{opts.SPTag, opts.Fritz9Tag} {
 		if !validTagName(name) {
-			return usagef(cmd, "%q is not a PGN tag name (letters, digits and _)", name)
+			return usagef(cmd, "%s is not a PGN tag name (letters, digits and _)", words.Quote(name))
 		}
 	}
 	inPlace := cmd.Bool("in-place")

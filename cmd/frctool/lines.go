@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/frctool/frctool/internal/words"
 	"github.com/urfave/cli/v3"
 )
 
@@ -213,5 +214,5 @@ func choice(cmd *cli.Command, flag string, allowed ...string) (string, error) {
 	if v == "" {
 		return "", usagef(cmd, "--%s is required: one of %s", flag, strings.Join(allowed, ", "))
 	}
-	return "", usagef(cmd, "--%s %q: want one of %s", flag, v, strings.Join(allowed, ", "))
+	return "", usagef(cmd, "--%s %s: want one of %s", flag, words.Quote(v), strings.Join(allowed, ", "))
 }

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
@@ -158,9 +159,9 @@ Example:
 			if cmd.Args().Present() {
 				name := cmd.Args().First()
 				if near := nearest(name, commandNames(cmd)); near != "" {
-					return usagef(cmd, "unknown command %q; did you mean %s?", name, near)
+					return usagef(cmd, "unknown command %s; did you mean %s?", words.Quote(name), near)
 				}
-				return usagef(cmd, "unknown command %q", name)
+				return usagef(cmd, "unknown command %s", words.Quote(name))
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},

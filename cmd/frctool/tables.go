@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 )
 
@@ -57,7 +58,7 @@ func runTables(_ context.Context, cmd *cli.Command) error {
 				return nil
 			}
 		}
-		return usagef(cmd, "unknown table %q: want king, bishop, skeleton or fritz9", args[0])
+		return usagef(cmd, "unknown table %s: want king, bishop, skeleton or fritz9", words.Quote(args[0]))
 	default:
 		return usagef(cmd, "one table at a time, got %d arguments", len(args))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/tree"
@@ -252,7 +253,7 @@ func treeFormat(cmd *cli.Command) (string, error) {
 				return f, nil
 			}
 		}
-		return "", usagef(cmd, "--format: unknown format %q (want %s)", f, strings.Join(treeFormats, ", "))
+		return "", usagef(cmd, "--format: unknown format %s (want %s)", words.Quote(f), strings.Join(treeFormats, ", "))
 	}
 	if o := cmd.String("output"); o != "-" && o != "" {
 		name := o

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/frctool/frctool/internal/words"
 	"github.com/urfave/cli/v3"
 )
 
@@ -34,6 +35,9 @@ func flagError(c *cli.Command, err error) error {
 		if near := nearest(m[1], names); near != "" {
 			return fmt.Errorf("unknown flag %s; did you mean %s?", dashed(m[1]), dashed(near))
 		}
+		if len(m[1]) > maxGuess { // quoted, so that it is cut short
+			return fmt.Errorf("unknown flag %s", words.Quote(dashed(m[1])))
+		}
 		return fmt.Errorf("unknown flag %s", dashed(m[1]))
 	}
 	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
@@ -50,7 +54,7 @@ func flagError(c *cli.Command, err error) error {
 		case why == "parse error": // a boolean flag's
 			why = "want true or false"
 		}
-		return fmt.Errorf("%s %q: %s", dashed(m[2]), m[1], why)
+		return fmt.Errorf("%s %s: %s", dashed(m[2]), words.Quote(m[1]), why)
 	}
 	return err
 }

@@ -59,3 +59,33 @@ func TestNearest(t *testing.T) {
 		})
 	}
 }
+
+// TestLongArgumentsCutShort checks that a message about a long argument
+// quotes its start and its length, not the whole of it.
+func TestLongArgumentsCutShort(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"command", []string{long}, `unknown command "` + long[:64] + `"... (300 bytes)`},
+		{"flag", []string{"stats", "--" + long}, `unknown flag "--` + long[:62] + `"... (302 bytes)`},
+		{"flag value", []string{"stats", "--sort", long, "/dev/null"}, `unknown sort order "` + long[:64] + `"... (300 bytes)`},
+		{"notation", []string{"convert", "--from", long, "1"}, `--from "` + long[:64] + `"... (300 bytes): want one of`},
+		{"table", []string{"tables", long}, `unknown table "` + long[:64] + `"... (300 bytes)`},
+		{"field", []string{"filter", "--where", long + " = 1", "/dev/null"}, `unknown field "` + long[:64] + `"... (300 bytes)`},
+		{"tag name", []string{"annotate", "--sp-tag", "a b" + long, "/dev/null"}, `"a b` + long[:61] + `"... (303 bytes) is not a PGN tag name`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := frctool(t, "", tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tt.want)
+			}
+			if strings.Contains(stderr, long) {
+				t.Errorf("the whole argument is quoted: %q", stderr)
+			}
+		})
+	}
+}

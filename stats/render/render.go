@@ -18,6 +18,7 @@ import (
 	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/stats"
 )
 
@@ -44,7 +45,7 @@ func ParseFormat(s string) (Format, error) {
 	case "markdown", "md":
 		return Markdown, nil
 	}
-	return 0, fmt.Errorf("unknown format %q (want table, csv, json or markdown)", s)
+	return 0, fmt.Errorf("unknown format %s (want table, csv, json or markdown)", words.Quote(s))
 }
 
 // FormatOf returns the format a file's name asks for: JSON for .json,
