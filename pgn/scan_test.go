@@ -70,7 +70,7 @@ func checkAsGeneralPath(t *testing.T, data []byte, fast *scanner, next int) {
 }
 
 // FuzzPlainTagLine holds plainTagLine to the general path on any line it
-// takes.
+// takes. The corpus it has found is in testdata/fuzz/FuzzPlainTagLine.
 func FuzzPlainTagLine(f *testing.F) {
 	for _, c := range plainTagLineCases {
 		f.Add([]byte(c.line))

@@ -52,6 +52,9 @@ func TestWordLoops(t *testing.T) {
 	}
 }
 
+// FuzzWordLoops holds the word-at-a-time loops to byte-by-byte ones. The
+// corpus it has found is in testdata/fuzz/FuzzWordLoops; go test replays
+// it.
 func FuzzWordLoops(f *testing.F) {
 	for _, c := range wordCases {
 		f.Add([]byte(c.data))
