@@ -185,7 +185,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	}
 	if chartName != "" {
 		kind, _ := render.ChartFormat(chartName)
-		if err := writeStatsFile(chartName, cmd, func(out *stream.Output) error { return render.Chart(out, &s, kind, opts) }); err != nil {
+		if err := writeStatsFile(chartName, cmd, func(out *stream.Output) error { return render.ReportChart(out, rep, kind) }); err != nil {
 			return err
 		}
 	}

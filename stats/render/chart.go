@@ -46,11 +46,56 @@ const labelledTicks = 40
 // per group, one above the other, at most MaxPanels: those of the groups
 // with the most games, in the groups' order.
 func Chart(w io.Writer, s *stats.Stats, format string, opts stats.Options) error {
-	return drawPanels(w, panelsOf(s, opts), format, opts)
+	return ReportChart(w, &stats.Report{Stats: s, Options: opts}, format)
+}
+
+// ReportChart draws the chart of Chart from the report's rows, which a
+// report written in other formats too has made already: a table of
+// hundreds of thousands of rows is then not made twice.
+func ReportChart(w io.Writer, rep *stats.Report, format string) error {
+	if err := rep.Check(); err != nil {
+		return err
+	}
+	return drawPanels(w, chartPanels(allPanels(rep.Stats, rep.Rows())), format, rep.Options)
+}
+
+// chartPanels returns the panels a chart draws: the MaxPanels of the most
+// games among those with games, each with its rows that have games.
+func chartPanels(panels []panel) []panel {
+	panels = slices.DeleteFunc(panels, func(p panel) bool {
+		return !slices.ContainsFunc(p.rows, func(r stats.Row) bool { return r.Games > 0 })
+	})
+	panels = mostPlayed(panels, MaxPanels)
+	for i := range panels {
+		panels[i].rows = played(panels[i].rows)
+	}
+	return panels
 }
 
 // MaxPanels is the most groups a chart draws, one panel each.
 const MaxPanels = 24
+
+// played returns the rows with games: the chart leaves out the positions
+// never played that Options.All adds. The rows are copied only when some
+// are left out.
+func played(rows []stats.Row) []stats.Row {
+	n := 0
+	for i := range rows {
+		if rows[i].Games > 0 {
+			n++
+		}
+	}
+	if n == len(rows) {
+		return rows
+	}
+	kept := make([]stats.Row, 0, n)
+	for i := range rows {
+		if rows[i].Games > 0 {
+			kept = append(kept, rows[i])
+		}
+	}
+	return kept
+}
 
 // A panel is one chart: a table's rows and the pooled score they are
 // compared with.
@@ -58,13 +103,6 @@ type panel struct {
 	title   string // the group, or "" for ungrouped Stats
 	rows    []stats.Row
 	overall stats.Row
-}
-
-// panelsOf returns the panels of s: one for ungrouped Stats, else one per
-// group with rows, the MaxPanels groups with the most games.
-func panelsOf(s *stats.Stats, opts stats.Options) []panel {
-	opts.All = false
-	return mostPlayed(allPanels(s, s.Rows(opts)), MaxPanels)
 }
 
 // allPanels returns one panel for ungrouped Stats, else one per group

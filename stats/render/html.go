@@ -74,8 +74,8 @@ h2.group { border-top: 2px solid #dde2e6; padding-top: 1rem; }
 {{range .Totals}}<div><dt>{{.Name}}</dt><dd>{{.Value}}</dd></div>
 {{end}}</dl>
 <p class="note">p_value tests whether a position's games score differently from the other games of its table{{if .GroupBy}} and group{{end}} (Welch's z on White's score, or on the score minus the Elo expectation when at least 90% of the games are rated); significant marks the rows that stay so after the Benjamini-Hochberg correction over all rows at a false discovery rate of {{.FDR}}. Significant rows are shaded.</p>
-{{if .Left}}<p class="note left">{{.Left}}</p>{{end}}
-{{if .GroupBy}}<p class="pick"><label for="group">{{.GroupBy}}:</label> <select id="group"><option value="">all {{groups .Shown}}{{if .Left}} shown{{end}}</option>{{range $i, $g := .Groups}}<option value="g{{$i}}">{{$g.Title}} ({{games $g.Games}})</option>{{end}}</select></p>{{end}}
+{{if .Left}}<p class="note left">{{.Left}}</p>
+{{end}}{{if .GroupBy}}<p class="pick"><label for="group">{{.GroupBy}}:</label> <select id="group"><option value="">all {{groups .Shown}}{{if .Left}} shown{{end}}</option>{{range $i, $g := .Groups}}<option value="g{{$i}}">{{$g.Title}} ({{games $g.Games}})</option>{{end}}</select></p>{{end}}
 {{range $i, $g := .Groups}}<section class="group" id="g{{$i}}">
 {{if $g.Title}}<h2 class="group">{{$g.Title}}</h2>{{end}}
 {{if $g.Chart}}<figure>{{$g.Chart}}<figcaption>Each mark is one start position with at least one finished game, with its interval, sorted by White's score; the dashed line is the score over all games{{if $g.Title}} of the group{{end}}.</figcaption></figure>{{end}}
@@ -101,8 +101,7 @@ h2.group { border-top: 2px solid #dde2e6; padding-top: 1rem; }
 </script>{{end}}
 </body>
 </html>
-{{define "count"}}{{if lt (len .Rows) .Total}}the first {{len .Rows}} of {{.Total}}{{else}}{{.Total}}{{end}}{{end}}
-{{define "table"}}<div class="scroll"><table>
+{{define "count"}}{{if lt (len .Rows) .Total}}the first {{len .Rows}} of {{.Total}}{{else}}{{.Total}}{{end}}{{end}}{{define "table"}}<div class="scroll"><table>
 <thead><tr>{{range .Columns}}<th{{if eq . "rank"}} class="rank"{{end}}>{{breakable .}}</th>{{end}}</tr></thead>
 <tbody>
 {{range $r := .Rows}}<tr{{if $r.Significant}} class="sig"{{end}}>{{range $i, $c := $r.Cells}}{{if eq $i $.RankColumn}}<td class="rank">{{$r.Board}}</td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
@@ -233,18 +232,12 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	if title == "" {
 		page.Title = "Chess960 statistics per start position"
 	}
-	// The report's rows serve the charts too unless they hold the
-	// positions never played, which the charts leave out.
-	played := rows
-	if rep.Options.All {
-		opts := rep.Options
-		opts.All = false
-		played = s.Rows(opts)
-	}
-	panels := allPanels(s, played)
-	charted := make(map[string]bool)
-	for _, pn := range mostPlayed(panels, MaxPanels) {
-		charted[pn.title] = true
+	// The report's rows serve the tables and the charts, which leave out
+	// the positions never played.
+	panels := allPanels(s, rows)
+	charted := make(map[string]panel)
+	for _, pn := range chartPanels(slices.Clone(panels)) {
+		charted[pn.title] = pn
 	}
 	byTitle := make(map[string]panel)
 	for _, pn := range panels {
@@ -283,9 +276,9 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	}
 	for i := range page.Groups {
 		g := &page.Groups[i]
-		if charted[g.Title] {
+		if pn, ok := charted[g.Title]; ok {
 			var chart bytes.Buffer
-			if err := drawPanels(&chart, []panel{byTitle[g.Title]}, "svg", rep.Options); err != nil {
+			if err := drawPanels(&chart, []panel{pn}, "svg", rep.Options); err != nil {
 				return err
 			}
 			svg := chart.Bytes()

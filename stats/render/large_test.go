@@ -175,3 +175,54 @@ func TestHTMLRowBound(t *testing.T) {
 		t.Errorf("an ungrouped page speaks of groups left out")
 	}
 }
+
+// TestReportChartUsesReportRows checks that the chart drawn from a
+// report's rows is the chart of Chart, also when the report holds the
+// positions never played (Options.All), which the chart leaves out, and
+// a group of DFRC games only, which has no panel.
+func TestReportChartUsesReportRows(t *testing.T) {
+	const games = `[Event "a"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"]
+[SetUp "1"]
+[Result "1-0"]
+
+1-0
+
+[Event "a"]
+[Result "1/2-1/2"]
+
+1/2-1/2
+
+[Event "b"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+[SetUp "1"]
+[Result "0-1"]
+
+0-1
+`
+	var s stats.Stats
+	if err := s.SetGroupBy([]string{"Event"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), &s, stats.RunOptions{Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	draw := func(f func(*bytes.Buffer) error) string {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := draw(func(b *bytes.Buffer) error { return Chart(b, &s, "svg", stats.Options{Sort: stats.SortScore}) })
+	if strings.Contains(want, "Event = b") || !strings.Contains(want, "Event = a") {
+		t.Fatalf("the chart's panels are not those of group a alone")
+	}
+	for _, opts := range []stats.Options{{Sort: stats.SortScore}, {Sort: stats.SortScore, All: true}} {
+		rep := &stats.Report{Stats: &s, Options: opts}
+		rows := len(rep.Rows())
+		if got := draw(func(b *bytes.Buffer) error { return ReportChart(b, rep, "svg") }); got != want {
+			t.Errorf("all %v: the chart from the report's %d rows differs from Chart's", opts.All, rows)
+		}
+	}
+}
