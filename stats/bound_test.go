@@ -3,6 +3,7 @@ package stats
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/frctool/frctool/numbering"
@@ -142,3 +143,49 @@ func TestCheckRowsAll(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestBytesPerRow checks what MaxRows's comment says a row costs once the
+// table is written: its counts and its row, about 500 bytes, measured as
+// the live heap a table of DFRC pairs and one of grouped positions hold.
+func TestBytesPerRow(t *testing.T) {
+	const n = 20_000
+	for _, tt := range []struct {
+		name    string
+		grouped bool
+		game    func(i int) Game
+	}{
+		{"DFRC pairs", false, func(i int) Game { return pairGame(i, nil) }},
+		{"positions of groups", true, func(i int) Game { return spGame(i%numbering.Count, eventKey(fmt.Sprint(i/numbering.Count))) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := liveHeap()
+			s := new(Stats)
+			if tt.grouped {
+				if err := s.SetGroupBy([]string{"Event"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range n {
+				if err := s.Add(tt.game(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rep := &Report{Stats: s, WithDFRC: true}
+			rows := len(rep.Rows()) + len(rep.DFRCRows())
+			per := (liveHeap() - before) / n
+			runtime.KeepAlive(rep)
+			t.Logf("%d rows, %d bytes a row", rows, per)
+			if rows < n || per < 300 || per > 700 {
+				t.Errorf("%d rows, %d bytes a row; want %d rows of about 500 bytes", rows, per, n)
+			}
+		})
+	}
+}
+
+// liveHeap returns the bytes of the heap in use after a collection.
+func liveHeap() int {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int(m.HeapAlloc)
+}
