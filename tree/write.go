@@ -400,65 +400,36 @@ const tableColumns = 16
 
 // WriteTable writes the rows as aligned columns for a terminal: numbers
 // right-aligned, and sp, ply and line only on the first row of each
-// position. It holds every row before writing, to align them: a table is
-// for people, and a large tree wants CSV or JSON. The rows are held as
-// their cells' text one after the other, not as strings, so that a
-// large table takes a fraction of the memory and time.
+// position. The forest is walked twice, first for the columns' widths,
+// then to write the rows, so that a table takes no memory beyond a row's:
+// held whole, the table of a tree of a million positions took more than
+// the forest.
 func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
 	// Pointers into the store's chunks are used below (see newArena).
 	defer runtime.KeepAlive(f)
-	var rows tableRows
-	for i, h := range Columns[:tableColumns] {
-		rows.width[i] = len(h)
-	}
-	var m walkMemory
-	for _, t := range f.Trees() {
-		var sp []byte
-		if t.root.SP >= 0 {
-			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
-		}
-		t.walkIn(&m, nil, opts, func(v *view) error {
-			for k := range v.moves {
-				m := &v.moves[k]
-				c := &m.c
-				fig := figuresOf(c)
-				rows.start()
-				if k == 0 {
-					rows.cell(append(rows.text, sp...))
-					rows.cell(appendCount(rows.text, int64(v.ply)))
-					rows.cell(append(rows.text, v.line...))
-				} else {
-					rows.cell(rows.text)
-					rows.cell(rows.text)
-					rows.cell(rows.text)
-				}
-				rows.cell(append(rows.text, m.san...))
-				rows.cell(appendCount(rows.text, c.Games))
-				rows.cell(appendCount(rows.text, c.WhiteWins))
-				rows.cell(appendCount(rows.text, c.Draws))
-				rows.cell(appendCount(rows.text, c.BlackWins))
-				rows.cell(appendFixed(rows.text, fig.score, 4))
-				rows.cell(appendFixed(rows.text, fig.low, 4))
-				rows.cell(appendFixed(rows.text, fig.high, 4))
-				rows.cell(appendFixed(rows.text, fig.drawRate, 4))
-				rows.cell(appendFixed(rows.text, fig.elo, 0))
-				rows.cell(appendFixed(rows.text, fig.perf, 0))
-				rows.cell(appendFixed(rows.text, fig.year, 1))
-				rows.cell(appendDate(rows.text, c.Last))
-			}
-			return nil
-		})
-	}
-	bw := bufio.NewWriter(w)
-	var line []byte
+	var width [tableColumns]int
 	var head [tableColumns][]byte
 	for i, h := range Columns[:tableColumns] {
 		head[i] = []byte(h)
+		width[i] = len(h)
 	}
-	bw.Write(rows.appendLine(line[:0], head))
-	for r := range rows.starts {
-		line = rows.appendLine(line[:0], rows.row(r))
-		bw.Write(line)
+	if err := f.tableRows(opts, func(cells *[tableColumns][]byte) error {
+		for i, c := range cells {
+			width[i] = max(width[i], utf8.RuneCount(c))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	line := appendLine(nil, &width, &head)
+	bw.Write(line)
+	if err := f.tableRows(opts, func(cells *[tableColumns][]byte) error {
+		line = appendLine(line[:0], &width, cells)
+		_, err := bw.Write(line)
+		return err
+	}); err != nil {
+		return fmt.Errorf("writing the table: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing the table: %w", err)
@@ -466,44 +437,68 @@ func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
 	return nil
 }
 
-// tableRows are the rows of a table as their cells' text, and the
-// columns' widths in runes.
-type tableRows struct {
-	text []byte
-	// starts holds where each row's text starts; ends, tableColumns per
-	// row, where each of its cells ends, from the row's start.
-	starts []int
-	ends   []uint32
-	width  [tableColumns]int
-}
-
-// start begins a row at the end of the text.
-func (r *tableRows) start() { r.starts = append(r.starts, len(r.text)) }
-
-// cell ends the row's next cell: text is the rows' text with the cell
-// appended.
-func (r *tableRows) cell(text []byte) {
-	row := r.starts[len(r.starts)-1]
-	i := len(r.ends) % tableColumns
-	from := row
-	if i > 0 {
-		from += int(r.ends[len(r.ends)-1])
+// tableRows calls fn with the cells of each row of the table in turn; the
+// cells hold until fn returns.
+func (f *Forest) tableRows(opts WalkOptions, fn func(cells *[tableColumns][]byte) error) error {
+	var m walkMemory
+	var text []byte
+	var ends [tableColumns]int
+	var cells [tableColumns][]byte
+	for _, t := range f.Trees() {
+		var sp []byte
+		if t.root.SP >= 0 {
+			sp = strconv.AppendInt(nil, int64(t.root.SP), 10)
+		}
+		err := t.walkIn(&m, nil, opts, func(v *view) error {
+			for k := range v.moves {
+				m := &v.moves[k]
+				c := &m.c
+				fig := figuresOf(c)
+				text = text[:0]
+				i := 0
+				cell := func(b []byte) {
+					text = b
+					ends[i] = len(text)
+					i++
+				}
+				if k == 0 {
+					cell(append(text, sp...))
+					cell(appendCount(text, int64(v.ply)))
+					cell(append(text, v.line...))
+				} else {
+					cell(text)
+					cell(text)
+					cell(text)
+				}
+				cell(append(text, m.san...))
+				cell(appendCount(text, c.Games))
+				cell(appendCount(text, c.WhiteWins))
+				cell(appendCount(text, c.Draws))
+				cell(appendCount(text, c.BlackWins))
+				cell(appendFixed(text, fig.score, 4))
+				cell(appendFixed(text, fig.low, 4))
+				cell(appendFixed(text, fig.high, 4))
+				cell(appendFixed(text, fig.drawRate, 4))
+				cell(appendFixed(text, fig.elo, 0))
+				cell(appendFixed(text, fig.perf, 0))
+				cell(appendFixed(text, fig.year, 1))
+				cell(appendDate(text, c.Last))
+				from := 0
+				for j, end := range ends {
+					cells[j] = text[from:end]
+					from = end
+				}
+				if err := fn(&cells); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
-	r.width[i] = max(r.width[i], utf8.RuneCount(text[from:]))
-	r.text = text
-	r.ends = append(r.ends, uint32(len(text)-row))
-}
-
-// row returns the cells of row i.
-func (r *tableRows) row(i int) (cells [tableColumns][]byte) {
-	text := r.text[r.starts[i]:]
-	ends := r.ends[i*tableColumns : (i+1)*tableColumns]
-	from := uint32(0)
-	for k, end := range ends {
-		cells[k] = text[from:end]
-		from = end
-	}
-	return cells
+	return nil
 }
 
 // tableSpaces pad the cells of a table.
@@ -511,7 +506,7 @@ const tableSpaces = "                                                           
 
 // appendLine appends a row of cells padded to the columns' widths, with
 // no blanks at its end.
-func (r *tableRows) appendLine(dst []byte, cells [tableColumns][]byte) []byte {
+func appendLine(dst []byte, width *[tableColumns]int, cells *[tableColumns][]byte) []byte {
 	pad := func(n int) {
 		for ; n > 0; n -= len(tableSpaces) {
 			dst = append(dst, tableSpaces[:min(n, len(tableSpaces))]...)
@@ -521,7 +516,7 @@ func (r *tableRows) appendLine(dst []byte, cells [tableColumns][]byte) []byte {
 		if i > 0 {
 			dst = append(dst, ' ', ' ')
 		}
-		n := r.width[i] - utf8.RuneCount(c)
+		n := width[i] - utf8.RuneCount(c)
 		if i == 2 || i == 3 || i == 15 {
 			dst = append(dst, c...)
 			pad(n)

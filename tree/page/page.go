@@ -13,7 +13,6 @@
 package page
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"html"
@@ -41,14 +40,10 @@ type Options struct {
 	Walk tree.WalkOptions
 }
 
-// Write writes the page of the forest's trees to w.
+// Write writes the page of the forest's trees to w. The trees' document
+// is written into the page as it is made, never held whole: a page of a
+// million positions is hundreds of megabytes.
 func Write(w io.Writer, f *tree.Forest, opts Options) error {
-	var data bytes.Buffer
-	// The JSON encoder writes <, > and & as \u003c..., so the document
-	// cannot close the script element that holds it.
-	if err := f.WriteJSON(&data, opts.Walk); err != nil {
-		return err
-	}
 	title := opts.Title
 	if title == "" {
 		title = "Opening tree"
@@ -57,10 +52,47 @@ func Write(w io.Writer, f *tree.Forest, opts Options) error {
 		"{{title}}", html.EscapeString(title),
 		"{{css}}", pageCSS,
 		"{{js}}", pageJS,
-		"{{data}}", strings.TrimSpace(data.String()),
 	)
-	if _, err := r.WriteString(w, pageHTML); err != nil {
+	before, after, _ := strings.Cut(pageHTML, "{{data}}")
+	if _, err := r.WriteString(w, before); err != nil {
+		return fmt.Errorf("writing the page: %w", err)
+	}
+	// The JSON encoder writes <, > and & as \u003c..., so the document
+	// cannot close the script element that holds it. Its last newline is
+	// left out, as the element's text has none.
+	data := &trimLastNewline{w: w}
+	if err := f.WriteJSON(data, opts.Walk); err != nil {
+		return err
+	}
+	if _, err := r.WriteString(w, after); err != nil {
 		return fmt.Errorf("writing the page: %w", err)
 	}
 	return nil
+}
+
+// trimLastNewline writes what is written to it to w, except a newline at
+// the end of it all: a newline is held back until more follows.
+type trimLastNewline struct {
+	w       io.Writer
+	pending bool
+}
+
+func (t *trimLastNewline) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if t.pending {
+		if _, err := t.w.Write([]byte{'\n'}); err != nil {
+			return 0, err
+		}
+		t.pending = false
+	}
+	n := len(p)
+	if p[n-1] == '\n' {
+		p, t.pending = p[:n-1], true
+	}
+	if _, err := t.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
 }

@@ -189,3 +189,23 @@ func TestPageInBrowser(t *testing.T) {
 func equalRows(a, b [][]string) bool {
 	return slices.EqualFunc(a, b, func(x, y []string) bool { return slices.Equal(x, y) })
 }
+
+// TestTrimLastNewline checks the writer that leaves out the document's
+// last newline, however the document is cut into writes.
+func TestTrimLastNewline(t *testing.T) {
+	for _, doc := range []string{"", "\n", "{}\n", "{\n}\n", "a\n\n", "no newline", "\n\nx"} {
+		want := strings.TrimSuffix(doc, "\n")
+		for cut := 0; cut <= len(doc); cut++ {
+			var b bytes.Buffer
+			w := &trimLastNewline{w: &b}
+			for _, part := range []string{doc[:cut], doc[cut:]} {
+				if n, err := w.Write([]byte(part)); n != len(part) || err != nil {
+					t.Fatalf("Write(%q) = %d, %v", part, n, err)
+				}
+			}
+			if b.String() != want {
+				t.Errorf("%q written as %q and %q: %q, want %q", doc, doc[:cut], doc[cut:], b.String(), want)
+			}
+		}
+	}
+}
