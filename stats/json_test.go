@@ -207,6 +207,8 @@ func TestReadJSONKeyOrder(t *testing.T) {
 		{"rows an object", `{"format":"frctool-stats/1","rows":{}}`, 0, ErrNotStats, "the rows are not an array"},
 		{"not an object", `[]`, 0, ErrNotStats, "want {, found ["},
 		{"empty", ``, 0, ErrNotStats, "empty input"},
+		{"sp of many digits", `{"format":"frctool-stats/1","rows":[{"sp":` + strings.Repeat("9", 100) + `,"games":0,"sum_plies":0}]}`, 0, ErrNotStats, "row 1 has sp " + strings.Repeat("9", 64) + "... (100 digits)"},
+		{"a long key twice", `{"format":"frctool-stats/1","` + strings.Repeat("k", 100) + `":1,"` + strings.Repeat("k", 100) + `":1}`, 0, ErrNotStats, `the key "` + strings.Repeat("k", 64) + `"... (100 bytes) is there twice`},
 		{"blank", "\n \n", 0, ErrNotStats, "empty input"},
 		{"cut in the rows", `{"format":"frctool-stats/1","rows":[`, 0, ErrNotStats, "unexpected EOF"},
 		{"cut in a row", `{"format":"frctool-stats/1","rows":[{"sp":5,"ga`, 0, ErrNotStats, "unexpected EOF"},

@@ -141,7 +141,7 @@ func (d *docReader) read() error {
 			return err
 		}
 		if d.keys[key] {
-			return fmt.Errorf("%w: the key %s is there twice", ErrNotStats, strconv.Quote(key))
+			return fmt.Errorf("%w: the key %s is there twice", ErrNotStats, words.Quote(key))
 		}
 		d.keys[key] = true
 		switch key {
@@ -174,13 +174,13 @@ func (d *docReader) read() error {
 	return d.delim('}')
 }
 
-// settle makes the document's counts group by names, the fields of
-// group_by or of the first row, and checks that the other agree: names
-// is nil when neither has come yet and at the end of a document without
-// group_by.
+// settle makes the document's counts group by names: those of group_by,
+// or of the first row's group values when the rows come first. Once the
+// grouping is settled, names given again (group_by after the rows, or
+// none at the end of a document without it) must be the same.
 func (d *docReader) settle(names []string) error {
 	if d.settled {
-		if names != nil && !slices.Equal(names, d.names) {
+		if !slices.Equal(names, d.names) {
 			return fmt.Errorf("%w: group_by is %s, and the rows are grouped by %s", ErrNotStats, listOf(names), listOf(d.names))
 		}
 		return nil
@@ -285,8 +285,11 @@ func (d *docReader) add(dfrc bool, n int) error {
 
 // shownSP is the row's sp as the document has it.
 func (r *readRow) shownSP() string {
-	if r.spText {
-		return strconv.Quote(r.sp)
+	switch {
+	case r.spText:
+		return words.Quote(r.sp)
+	case len(r.sp) > 64: // a number of many digits
+		return r.sp[:64] + "... (" + strconv.Itoa(len(r.sp)) + " digits)"
 	}
 	return r.sp
 }
@@ -426,7 +429,7 @@ func (r *readRow) read(dec *json.Decoder) error {
 		}
 		key, _ := t.(string)
 		if seen[key] {
-			return fmt.Errorf("%w: a row has the key %s twice", ErrNotStats, strconv.Quote(key))
+			return fmt.Errorf("%w: a row has the key %s twice", ErrNotStats, words.Quote(key))
 		}
 		seen[key] = true
 		if key == "sp" {
