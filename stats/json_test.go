@@ -196,13 +196,18 @@ func TestReadJSONKeyOrder(t *testing.T) {
 		{"grouped rows, no group_by", `{"rows":[` + row + `],"format":"frctool-stats/1"}`, 0, ErrNotStats, "group_by is nothing, and the rows are grouped by Event"},
 		{"group_by disagrees", `{"rows":[` + row + `],"format":"frctool-stats/1","group_by":["Site"]}`, 0, ErrNotStats, "group_by is Site, and the rows are grouped by Event"},
 		{"a row without the group value", `{"group_by":["Event"],"format":"frctool-stats/1","rows":[{"sp":5,"games":1,"draws":1,"sum_plies":40}]}`, 0, ErrNotStats, "no value of the group field Event"},
-		{"a row with another group value", `{"group_by":["Event"],"format":"frctool-stats/1","rows":[{"Event":"a","Site":"b","sp":5,"games":1,"draws":1,"sum_plies":40}]}`, 0, ErrNotStats, "a value of Site, which the rows are not grouped by"},
-		{"a group value in ungrouped rows", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":1,"draws":1,"sum_plies":40},` + row + `]}`, 0, ErrNotStats, "a value of Event, though the rows are not grouped"},
+		// Keys that name nothing the rows are read for are passed over, and
+		// a key given twice counts once, as when encoding/json reads a struct.
+		{"a row with another group value", `{"group_by":["Event"],"format":"frctool-stats/1","rows":[{"Event":"a","Site":"b","sp":5,"games":1,"draws":1,"sum_plies":40}]}`, 1, nil, ""},
+		{"a row's key twice", `{"format":"frctool-stats/1","rows":[{"sp":5,"sp":6,"games":0,"sum_plies":0}]}`, 0, nil, ""},
+		{"a group value in ungrouped rows", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":1,"draws":1,"sum_plies":40},` + row + `]}`, 0, ErrDuplicated, "sp 5, in rows 1 and 2"},
+		{"a group field in other capitals", `{"format":"frctool-stats/1","group_by":["Rank"],"rows":[{"Rank":"r1","sp":5,"rank":"BBQNNRKR","games":1,"draws":1,"sum_plies":40}]}`, 1, nil, ""},
 		{"a key twice", `{"format":"frctool-stats/1","rows":[],"rows":[]}`, 0, ErrNotStats, `the key "rows" is there twice`},
-		{"a row's key twice", `{"format":"frctool-stats/1","rows":[{"sp":5,"sp":6,"games":0,"sum_plies":0}]}`, 0, ErrNotStats, `a row has the key "sp" twice`},
 		{"a row without sp", `{"format":"frctool-stats/1","rows":[{"games":0,"sum_plies":0}]}`, 0, ErrNotStats, "a row has no sp"},
-		{"a count not whole", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":1.5,"sum_plies":0}]}`, 0, ErrNotStats, "games is 1.5, not a whole number"},
-		{"a count an object", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":{},"sum_plies":0}]}`, 0, ErrNotStats, "games is not a number"},
+		{"a count not whole", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":1.5,"sum_plies":0}]}`, 0, ErrNotStats, "games is number 1.5, not a whole number"},
+		{"a count an object", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":{},"sum_plies":0}]}`, 0, ErrNotStats, "games is object, not a whole number"},
+		{"a count out of range", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":99999999999999999999,"sum_plies":0}]}`, 0, ErrNotStats, "games is number 99999999999999999999, not a whole number"},
+		{"sum_plies a string", `{"format":"frctool-stats/1","rows":[{"sp":5,"games":0,"sum_plies":"0"}]}`, 0, ErrNotStats, "sum_plies is string, not a whole number"},
 		{"a group value an array", `{"format":"frctool-stats/1","group_by":["Event"],"rows":[{"sp":5,"Event":[],"games":0,"sum_plies":0}]}`, 0, ErrNotStats, "Event is neither a number, a string nor null"},
 		{"rows an object", `{"format":"frctool-stats/1","rows":{}}`, 0, ErrNotStats, "the rows are not an array"},
 		{"not an object", `[]`, 0, ErrNotStats, "want {, found ["},
@@ -237,5 +242,24 @@ func TestReadJSONKeyOrder(t *testing.T) {
 				t.Errorf("%d groups, want %d", len(s.groups), tt.groups)
 			}
 		})
+	}
+}
+
+// TestReadJSONGroupFieldLikeAColumn reads a document grouped by a tag whose
+// name is a column's in other capitals: encoding/json matches names
+// regardless of case, and the column's value must not become the group's.
+func TestReadJSONGroupFieldLikeAColumn(t *testing.T) {
+	for _, doc := range []string{
+		`{"format":"frctool-stats/1","group_by":["Rank"],"rows":[{"Rank":"r1","sp":5,"rank":"BBQNNRKR","games":1,"draws":1,"sum_plies":40}]}`,
+		`{"format":"frctool-stats/1","rows":[{"Rank":"r1","sp":5,"rank":"BBQNNRKR","games":1,"draws":1,"sum_plies":40}],"group_by":["Rank"]}`,
+		`{"format":"frctool-stats/1","group_by":["Draw_Rate"],"rows":[{"Draw_Rate":"r1","sp":5,"draw_rate":1,"games":1,"draws":1,"sum_plies":40}]}`,
+	} {
+		var s Stats
+		if _, err := s.ReadJSON(strings.NewReader(doc)); err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if g := s.Groups(); len(g) != 1 || g[0].Values[0].Text != "r1" || g[0].Games() != 1 {
+			t.Errorf("%s: groups %+v, want one of r1 with a game", doc, g)
+		}
 	}
 }

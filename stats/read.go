@@ -1,10 +1,12 @@
 package stats
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,7 +112,8 @@ type docReader struct {
 	names   []string       // the group fields, once known
 	settled bool           // part groups by names
 	seen    map[cellKey]int
-	row     readRow // reused from row to row
+	row     readRow     // reused from row to row
+	rowDec  *rowDecoder // made once the grouping is settled
 	// skipPairs reads the DFRC rows without keeping them (Stats.SkipPairs).
 	skipPairs bool
 
@@ -216,7 +219,7 @@ func (d *docReader) rows(dfrc bool) error {
 		what = "DFRC row"
 	}
 	for n := 1; d.dec.More(); n++ {
-		if err := d.row.read(d.dec); err != nil {
+		if err := d.readRow(); err != nil {
 			return fmt.Errorf("%s %d: %w", what, n, err)
 		}
 		if err := d.add(dfrc, n); err != nil {
@@ -224,6 +227,30 @@ func (d *docReader) rows(dfrc bool) error {
 		}
 	}
 	return d.delim(']')
+}
+
+// readRow reads the next row into d.row. The first row of a document
+// whose grouping is not known yet is read twice: once for the names of its
+// group values, which settle the grouping, then as every row is.
+func (d *docReader) readRow() error {
+	if d.rowDec != nil {
+		return d.rowDec.decode(d.dec, &d.row)
+	}
+	var raw json.RawMessage
+	if err := d.dec.Decode(&raw); err != nil {
+		return err
+	}
+	if !d.settled {
+		names, err := groupKeys(raw)
+		if err != nil {
+			return err
+		}
+		if err := d.settle(names); err != nil {
+			return err
+		}
+	}
+	d.rowDec = newRowDecoder(d.names)
+	return d.rowDec.unmarshal(raw, &d.row)
 }
 
 // add counts the row just read at its place.
@@ -297,37 +324,14 @@ func (r *readRow) shownSP() string {
 // table returns where the row is counted: the document's Stats, or the
 // group of the row's values.
 func (d *docReader) table(row *readRow) (cells, error) {
-	if !d.settled {
-		if err := d.settle(row.names); err != nil {
-			return nil, err
-		}
-	}
 	if len(d.names) == 0 {
-		if len(row.names) > 0 {
-			return nil, fmt.Errorf("%w: a value of %s, though the rows are not grouped", ErrNotStats, row.names[0])
-		}
 		return &d.part, nil
 	}
-	values := make([]GroupValue, len(d.names))
-	for i, name := range d.names {
-		j := slices.Index(row.names, name)
-		if j < 0 {
-			return nil, fmt.Errorf("%w: no value of the group field %s", ErrNotStats, name)
-		}
-		values[i] = row.values[j]
-	}
-	if len(row.names) > len(d.names) {
-		for _, name := range row.names {
-			if !slices.Contains(d.names, name) {
-				return nil, fmt.Errorf("%w: a value of %s, which the rows are not grouped by", ErrNotStats, name)
-			}
-		}
-	}
-	key := encodeKey(values)
+	key := encodeKey(row.values)
 	if g := d.part.groups[key]; g != nil {
 		return g, nil
 	}
-	return d.part.addGroup(key, values)
+	return d.part.addGroup(key, slices.Clone(row.values))
 }
 
 func (d *docReader) delim(want json.Delim) error {
@@ -382,169 +386,212 @@ type readRow struct {
 	sp     string // the number as written, or the text of a DFRC pair
 	spText bool   // sp was a JSON string
 	Counts
-	names  []string // the keys that name a field, in order
-	values []GroupValue
-	seen   map[string]bool // the row's keys, to refuse one given twice
+	values []GroupValue // in the order of the group fields
 }
 
-// The keys of the counts a row is made from.
-var countKeys = map[string]func(c *Counts) *int64{
-	"games":             func(c *Counts) *int64 { return &c.Games },
-	"white_wins":        func(c *Counts) *int64 { return &c.WhiteWins },
-	"draws":             func(c *Counts) *int64 { return &c.Draws },
-	"black_wins":        func(c *Counts) *int64 { return &c.BlackWins },
-	"unfinished":        func(c *Counts) *int64 { return &c.Unfinished },
-	"sum_plies":         func(c *Counts) *int64 { return &c.Plies },
-	"ply_games":         func(c *Counts) *int64 { return &c.PlyGames },
-	"white_elo_sum":     func(c *Counts) *int64 { return &c.WhiteEloSum },
-	"white_elo_games":   func(c *Counts) *int64 { return &c.WhiteEloGames },
-	"black_elo_sum":     func(c *Counts) *int64 { return &c.BlackEloSum },
-	"black_elo_games":   func(c *Counts) *int64 { return &c.BlackEloGames },
-	"rated_games":       func(c *Counts) *int64 { return &c.RatedGames },
-	"rated_half_points": func(c *Counts) *int64 { return &c.RatedHalfPoints },
-	"expected_sum_e9":   func(c *Counts) *int64 { return &c.ExpectedSum },
-	"diff_sq_sum_e9":    func(c *Counts) *int64 { return &c.DiffSqSum },
+// rowKeys are the keys a row's counts are read from, in the order of the
+// fields of rowDecoder's struct; sum_plies and ply_games may be missing
+// (ply_games is, in documents written before it).
+var rowKeys = [...]string{"sp", "games", "white_wins", "draws", "black_wins", "unfinished",
+	"sum_plies", "ply_games", "white_elo_sum", "white_elo_games", "black_elo_sum", "black_elo_games",
+	"rated_games", "rated_half_points", "expected_sum_e9", "diff_sq_sum_e9"}
+
+// rowDecoder decodes rows into a struct made for the document's group
+// fields (reflect.StructOf): a field for each count, each group value and
+// each other column. encoding/json decodes a struct several times faster
+// than token by token. As when a struct is decoded, a key given twice
+// counts once, and keys that name nothing the row is read for are passed
+// over. The other columns are fields of their own, so that a group field
+// of the same name in other capitals (a tag "Rank") is not given a
+// column's value: encoding/json matches names regardless of case when no
+// field has the exact name.
+type rowDecoder struct {
+	v       reflect.Value // a pointer to the struct
+	names   []string      // the group fields, whose values follow the counts
+	columns int           // the fields of the other columns, after the groups'
 }
 
-// read reads one row object from dec.
-func (r *readRow) read(dec *json.Decoder) error {
-	t, err := dec.Token()
-	if err != nil {
+// passedOver is a column that is not read: its value is skipped.
+type passedOver struct{}
+
+func (*passedOver) UnmarshalJSON([]byte) error { return nil }
+
+var (
+	rawType    = reflect.TypeFor[json.RawMessage]()
+	countType  = reflect.TypeFor[int64]()
+	maybeType  = reflect.TypeFor[*int64]()
+	passedType = reflect.TypeFor[passedOver]()
+)
+
+func newRowDecoder(names []string) *rowDecoder {
+	var fields []reflect.StructField
+	field := func(key string, t reflect.Type) {
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", len(fields)), Type: t, Tag: reflect.StructTag(`json:"` + key + `"`)})
+	}
+	for _, key := range rowKeys {
+		switch key {
+		case "sp":
+			field(key, rawType)
+		case "sum_plies", "ply_games":
+			field(key, maybeType)
+		default:
+			field(key, countType)
+		}
+	}
+	for _, name := range names {
+		field(name, rawType)
+	}
+	rd := &rowDecoder{names: names}
+	for _, c := range Columns {
+		if !slices.Contains(rowKeys[:], c) {
+			field(c, passedType)
+			rd.columns++
+		}
+	}
+	rd.v = reflect.New(reflect.StructOf(fields))
+	return rd
+}
+
+func (rd *rowDecoder) decode(dec *json.Decoder, r *readRow) error {
+	rd.v.Elem().SetZero()
+	if err := dec.Decode(rd.v.Interface()); err != nil {
+		return rd.explain(err)
+	}
+	return rd.fill(r)
+}
+
+func (rd *rowDecoder) unmarshal(raw []byte, r *readRow) error {
+	rd.v.Elem().SetZero()
+	if err := json.Unmarshal(raw, rd.v.Interface()); err != nil {
+		return rd.explain(err)
+	}
+	return rd.fill(r)
+}
+
+// explain words a value of the wrong type by the row's key, where
+// encoding/json names the struct's field.
+func (rd *rowDecoder) explain(err error) error {
+	var bad *json.UnmarshalTypeError
+	if !errors.As(err, &bad) {
 		return err
 	}
-	if t != json.Delim('{') {
-		return fmt.Errorf("%w: a row is not an object", ErrNotStats)
+	key := bad.Field
+	if f, ok := rd.v.Elem().Type().FieldByName(bad.Field); ok {
+		key = f.Tag.Get("json")
 	}
-	if r.seen == nil {
-		r.seen = make(map[string]bool)
-	}
-	*r = readRow{names: r.names[:0], values: r.values[:0], seen: r.seen}
-	hasSumPlies, hasPlyGames, hasSP := false, false, false
-	seen := r.seen
-	clear(seen)
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key, _ := t.(string)
-		if seen[key] {
-			return fmt.Errorf("%w: a row has the key %s twice", ErrNotStats, words.Quote(key))
-		}
-		seen[key] = true
-		if key == "sp" {
-			if t, err = dec.Token(); err != nil {
-				return err
-			}
-			switch v := t.(type) {
-			case json.Number:
-				r.sp = string(v)
-			case string:
-				r.sp, r.spText = v, true
-			default:
-				return fmt.Errorf("%w: a row has sp %v", ErrNotStats, t)
-			}
-			hasSP = true
-			continue
-		}
-		if count := countKeys[key]; count != nil {
-			n, present, err := readCount(dec, key)
-			if err != nil {
-				return err
-			}
-			*count(&r.Counts) = n
-			hasSumPlies = hasSumPlies || key == "sum_plies" && present
-			hasPlyGames = hasPlyGames || key == "ply_games" && present
-			continue
-		}
-		if isRowColumn(key) || !isGroupField(key) {
-			if err := skipValue(dec); err != nil { // a column derived from the counts
-				return err
-			}
-			continue
-		}
-		v, err := readGroupValue(dec, key)
-		if err != nil {
-			return err
-		}
-		r.names = append(r.names, key)
-		r.values = append(r.values, v)
-	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return err
-	}
-	if !hasSP {
+	return fmt.Errorf("%w: %s is %s, not a whole number", ErrNotStats, key, bad.Value)
+}
+
+// fill copies the row decoded into r.
+func (rd *rowDecoder) fill(r *readRow) error {
+	v := rd.v.Elem()
+	sp := v.Field(0).Bytes()
+	switch {
+	case len(sp) == 0:
 		return fmt.Errorf("%w: a row has no sp", ErrNotStats)
+	case sp[0] == '"':
+		r.spText = true
+		if err := json.Unmarshal(sp, &r.sp); err != nil {
+			return fmt.Errorf("%w: sp: %w", ErrNotStats, err)
+		}
+	case sp[0] == '-' || sp[0] >= '0' && sp[0] <= '9':
+		r.sp, r.spText = string(sp), false
+	default:
+		return fmt.Errorf("%w: a row has sp %s", ErrNotStats, words.Quote(sp))
 	}
-	if !hasSumPlies {
+	sumPlies, plyGames := v.Field(6), v.Field(7)
+	if sumPlies.IsNil() {
 		return fmt.Errorf("%w: a row has no sum_plies", ErrNotStats)
 	}
+	c := &r.Counts
+	c.Games, c.WhiteWins, c.Draws, c.BlackWins, c.Unfinished = v.Field(1).Int(), v.Field(2).Int(), v.Field(3).Int(), v.Field(4).Int(), v.Field(5).Int()
+	c.Plies = sumPlies.Elem().Int()
 	// Documents written before ply_games counted every game's length.
-	if !hasPlyGames {
-		r.PlyGames = r.Games
+	c.PlyGames = c.Games
+	if !plyGames.IsNil() {
+		c.PlyGames = plyGames.Elem().Int()
+	}
+	c.WhiteEloSum, c.WhiteEloGames, c.BlackEloSum, c.BlackEloGames = v.Field(8).Int(), v.Field(9).Int(), v.Field(10).Int(), v.Field(11).Int()
+	c.RatedGames, c.RatedHalfPoints, c.ExpectedSum, c.DiffSqSum = v.Field(12).Int(), v.Field(13).Int(), v.Field(14).Int(), v.Field(15).Int()
+	r.values = r.values[:0]
+	for i, name := range rd.names {
+		value, err := groupValue(v.Field(len(rowKeys)+i).Bytes(), name)
+		if err != nil {
+			return err
+		}
+		r.values = append(r.values, value)
 	}
 	return nil
 }
 
-// isRowColumn reports whether key is one of a row's columns, or a field
-// that cannot group (a position's number), so that it is not a group
-// value. The columns are looked up first: they are most of a row's keys,
-// and fields.Lookup makes an error for each.
+// groupValue reads the value of a group field: a number, a string or null
+// for a missing value.
+func groupValue(raw []byte, name string) (GroupValue, error) {
+	switch {
+	case len(raw) == 0:
+		return GroupValue{}, fmt.Errorf("%w: no value of the group field %s", ErrNotStats, name)
+	case string(raw) == "null":
+		return GroupValue{Missing: true}, nil
+	case raw[0] == '"':
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return GroupValue{}, fmt.Errorf("%w: %s: %w", ErrNotStats, name, err)
+		}
+		return GroupValue{Text: text}, nil
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		x, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return GroupValue{}, fmt.Errorf("%w: %s: %w", ErrNotStats, name, err)
+		}
+		return GroupValue{Number: true, Num: x}, nil
+	}
+	return GroupValue{}, fmt.Errorf("%w: %s is neither a number, a string nor null", ErrNotStats, name)
+}
+
+// groupKeys returns the keys of a row that name a field a row can be
+// grouped by, in their order.
+func groupKeys(raw []byte) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if t != json.Delim('{') {
+		return nil, fmt.Errorf("%w: a row is not an object", ErrNotStats)
+	}
+	var names []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := t.(string)
+		if !isRowColumn(key) && isGroupField(key) && !slices.Contains(names, key) {
+			names = append(names, key)
+		}
+		if err := skipValue(dec); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// isRowColumn reports whether key is one of a row's columns or counts, or
+// a field that cannot group (a position's number), so that it is not a
+// group value. The columns are looked up first: they are most of a row's
+// keys, and fields.Lookup makes an error for each.
 func isRowColumn(key string) bool {
 	switch key {
 	case "white_sp", "black_sp":
 		return true
 	}
-	return slices.Contains(Columns, key)
+	return slices.Contains(Columns, key) || slices.Contains(rowKeys[:], key)
 }
 
 // isGroupField reports whether key names a field a row can be grouped by.
 func isGroupField(key string) bool {
 	_, err := fields.Lookup(key)
 	return err == nil
-}
-
-// readCount reads a count: a whole number, or null for none.
-func readCount(dec *json.Decoder, key string) (n int64, present bool, err error) {
-	t, err := dec.Token()
-	if err != nil {
-		return 0, false, err
-	}
-	switch v := t.(type) {
-	case nil:
-		return 0, false, nil
-	case json.Number:
-		n, err := strconv.ParseInt(string(v), 10, 64)
-		if err != nil {
-			return 0, false, fmt.Errorf("%w: %s is %s, not a whole number", ErrNotStats, key, v)
-		}
-		return n, true, nil
-	case json.Delim:
-		return 0, false, fmt.Errorf("%w: %s is not a number", ErrNotStats, key)
-	}
-	return 0, false, fmt.Errorf("%w: %s is %v, not a number", ErrNotStats, key, t)
-}
-
-// readGroupValue reads the value of a group field: a number, a string or
-// null for a missing value.
-func readGroupValue(dec *json.Decoder, name string) (GroupValue, error) {
-	t, err := dec.Token()
-	if err != nil {
-		return GroupValue{}, err
-	}
-	switch v := t.(type) {
-	case nil:
-		return GroupValue{Missing: true}, nil
-	case json.Number:
-		x, err := v.Float64()
-		if err != nil {
-			return GroupValue{}, fmt.Errorf("%w: %s: %w", ErrNotStats, name, err)
-		}
-		return GroupValue{Number: true, Num: x}, nil
-	case string:
-		return GroupValue{Text: v}, nil
-	}
-	return GroupValue{}, fmt.Errorf("%w: %s is neither a number, a string nor null", ErrNotStats, name)
 }
 
 // check catches rows edited by hand into nonsense.
