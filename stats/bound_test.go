@@ -189,3 +189,21 @@ func liveHeap() int {
 	runtime.ReadMemStats(&m)
 	return int(m.HeapAlloc)
 }
+
+// TestMergeSkipPairs checks that Merge leaves out the pairs of the counts
+// it adds when s keeps none, and counts no rows for them.
+func TestMergeSkipPairs(t *testing.T) {
+	var o Stats
+	for i := range 10 {
+		if err := o.Add(pairGame(i, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := Stats{SkipPairs: true}
+	if err := s.Merge(&o); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.DFRC) != 0 || s.made != 0 || s.Totals.DFRC != 10 {
+		t.Errorf("%d pairs kept, %d rows counted, %d DFRC games; want 0, 0 and 10", len(s.DFRC), s.made, s.Totals.DFRC)
+	}
+}

@@ -110,7 +110,8 @@ type Stats struct {
 	DFRC map[Pair]*Counts
 	// SkipPairs leaves the DFRC pairs uncounted, when their table is not
 	// wanted: their games are in Totals only, and there are up to 921,600
-	// pairs to keep (see MaxRows).
+	// pairs to keep (see MaxRows). Merge leaves out the pairs of the
+	// counts it adds too.
 	SkipPairs bool
 	// Totals count every game read, whatever its start, and the problems
 	// reported: the summary line every frctool command prints.
@@ -446,6 +447,9 @@ func (s *Stats) Merge(o *Stats) error {
 		s.SP[i].add(&o.SP[i])
 	}
 	for p, c := range o.DFRC {
+		if s.SkipPairs {
+			break
+		}
 		sc, _ := s.pair(p)
 		sc.add(c)
 	}
@@ -459,6 +463,9 @@ func (s *Stats) Merge(o *Stats) error {
 			sc.add(&og.cnt[i])
 		}
 		for p, c := range og.dfrc {
+			if s.SkipPairs {
+				break
+			}
 			sc, _ := g.pair(p)
 			sc.add(c)
 		}
@@ -472,14 +479,17 @@ func (s *Stats) Merge(o *Stats) error {
 func (s *Stats) newPlaces(o *Stats) int {
 	n := 0
 	for p := range o.DFRC {
-		if s.DFRC[p] == nil {
+		if s.DFRC[p] == nil && !s.SkipPairs {
 			n++
 		}
 	}
 	for k, og := range o.groups {
 		g := s.groups[k]
 		if g == nil {
-			n += len(og.cnt) + len(og.dfrc)
+			n += len(og.cnt)
+			if !s.SkipPairs {
+				n += len(og.dfrc)
+			}
 			continue
 		}
 		for _, sp := range og.sps {
@@ -488,7 +498,7 @@ func (s *Stats) newPlaces(o *Stats) int {
 			}
 		}
 		for p := range og.dfrc {
-			if g.dfrc[p] == nil {
+			if g.dfrc[p] == nil && !s.SkipPairs {
 				n++
 			}
 		}

@@ -167,7 +167,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		})
 	}
 	switch {
-	case errors.Is(err, stats.ErrTooManyRows) && len(groupBy) == 0:
+	case errors.Is(err, stats.ErrTooManyRows) && len(s.GroupBy()) == 0: // a merge takes its documents' grouping
 		return fmt.Errorf("%w; count fewer games' DFRC pairs, or leave out --dfrc", err)
 	case errors.Is(err, stats.ErrTooManyRows) || errors.Is(err, stats.ErrTooManyGroups):
 		return fmt.Errorf("%w; group by fewer or coarser fields (year rather than date), or write a row per game with frctool export and group those", err)
