@@ -148,6 +148,18 @@ func TestUsageErrorWording(t *testing.T) {
 			exitCode: 2,
 		},
 		{
+			name:     "help asked about a mistyped command",
+			args:     []string{"idnetify", "--help"},
+			stderr:   "frctool: unknown command \"idnetify\"; did you mean identify?\nRun 'frctool --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "the help command asked about an unknown one",
+			args:     []string{"help", "draw"},
+			stderr:   "frctool: unknown command \"draw\"\nRun 'frctool --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
 			name:     "a value that is not a number",
 			args:     []string{"random", "--count", "abc"},
 			stderr:   "frctool: --count \"abc\": want a whole number\nRun 'frctool random --help' for usage.\n",

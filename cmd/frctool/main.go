@@ -74,6 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		app.Writer = stdout
 	}
 	err := app.Run(ctx, args)
+	err = helpTopicError(app, err)
 	if err == nil && out.err != nil {
 		err = fmt.Errorf("stdout: %w", out.err)
 	}
@@ -157,17 +158,22 @@ Example:
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				name := cmd.Args().First()
-				if near := nearest(name, commandNames(cmd)); near != "" {
-					return usagef(cmd, "unknown command %s; did you mean %s?", words.Quote(name), near)
-				}
-				return usagef(cmd, "unknown command %s", words.Quote(name))
+				return unknownCommand(cmd, cmd.Args().First())
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
 	}
 	setUsageErrors(app)
 	return app
+}
+
+// unknownCommand is the usage error for a command frctool does not have,
+// with the one probably meant.
+func unknownCommand(root *cli.Command, name string) error {
+	if near := nearest(name, commandNames(root)); near != "" {
+		return usagef(root, "unknown command %s; did you mean %s?", words.Quote(name), near)
+	}
+	return usagef(root, "unknown command %s", words.Quote(name))
 }
 
 // commands lists frctool's commands in the order --help shows them.

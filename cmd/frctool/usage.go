@@ -21,6 +21,23 @@ var (
 	badValue   = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
 )
 
+// noHelpTopic is the CLI package's message for help asked about a command
+// it does not have ("frctool stast --help", "frctool help stast").
+var noHelpTopic = regexp.MustCompile(`^No help topic for '(.*)'$`)
+
+// helpTopicError words err as an unknown command when it is help asked
+// about one, so that "frctool stast --help" is the same usage error,
+// with its guess, as "frctool stast".
+func helpTopicError(root *cli.Command, err error) error {
+	if err == nil {
+		return nil
+	}
+	if m := noHelpTopic.FindStringSubmatch(err.Error()); m != nil {
+		return unknownCommand(root, m[1])
+	}
+	return err
+}
+
 // flagError words err, when it is the flag package's, the way frctool's
 // own usage errors are: the flag as typed, then what is wrong. An unknown
 // flag comes with the command's nearest flag when one is close ("unknown
