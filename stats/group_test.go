@@ -231,34 +231,55 @@ func TestTooManyGroups(t *testing.T) {
 // each as JSON, reads them back and compares with one count of the whole.
 func TestGroupedMergeEqualsOneRun(t *testing.T) {
 	data := archivegen.Bytes(archivegen.Options{Seed: 5, Shape: archivegen.Lichess}, 300<<10)
+	// DFRC games, and tags of every kind of value, in some games only.
+	data = append(data, `[Event "<Open> & \"Cup\""]
+[Bot "yes"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+[SetUp "1"]
+[Result "1-0"]
+
+1-0
+
+[Event "Café"]
+[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"]
+[SetUp "1"]
+[Result "1/2-1/2"]
+
+1/2-1/2
+`...)
 	games := splitGames(t, data)
-	groupBy := []string{"speed", "elo_band"}
-	whole := countWhere(t, data, "", groupBy, 2)
 	opts := Options{Sort: SortGames}
-	want := render(t, whole, opts, (*Report).WriteJSON)
-	for _, parts := range []int{1, 2, 5} {
-		chunks := make([][]byte, parts)
-		for i, g := range games {
-			chunks[i%parts] = append(chunks[i%parts], g...)
-		}
-		var merged Stats
-		for _, c := range chunks {
-			part := countWhere(t, c, "", groupBy, 1)
-			var buf bytes.Buffer
-			if err := (&Report{Stats: part, WithDFRC: true}).WriteJSON(&buf); err != nil {
-				t.Fatal(err)
+	for _, groupBy := range [][]string{
+		{"speed", "elo_band"}, {"year"}, {"bot"}, {"kind"}, {"date"}, {"Event"}, {"WhiteElo"}, {"speed", "bot", "year"},
+	} {
+		name := strings.Join(groupBy, ",")
+		whole := countWhere(t, data, "", groupBy, 2)
+		want := render(t, whole, opts, (*Report).WriteJSON)
+		for _, parts := range []int{1, 2, 5} {
+			chunks := make([][]byte, parts)
+			for i, g := range games {
+				chunks[i%parts] = append(chunks[i%parts], g...)
 			}
-			if _, err := merged.ReadJSON(&buf); err != nil {
-				t.Fatal(err)
+			var merged Stats
+			for _, c := range chunks {
+				part := countWhere(t, c, "", groupBy, 1)
+				var buf bytes.Buffer
+				if err := (&Report{Stats: part, WithDFRC: true}).WriteJSON(&buf); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := merged.ReadJSON(&buf); err != nil {
+					t.Fatalf("%s, %d parts: %v", name, parts, err)
+				}
 			}
-		}
-		if got := strings.Join(merged.GroupBy(), ","); got != "speed,elo_band" {
-			t.Fatalf("%d parts: merged groups by %q", parts, got)
-		}
-		if got := render(t, &merged, opts, (*Report).WriteJSON); got != want {
-			t.Errorf("%d parts: merged JSON differs from one run", parts)
+			if got := strings.Join(merged.GroupBy(), ","); got != name {
+				t.Fatalf("%d parts: merged groups by %q, want %q", parts, got, name)
+			}
+			if got := render(t, &merged, opts, (*Report).WriteJSON); got != want {
+				t.Errorf("%s, %d parts: merged JSON differs from one run", name, parts)
+			}
 		}
 	}
+	groupBy := []string{"speed", "elo_band"}
 	// Documents grouped otherwise do not merge.
 	var other bytes.Buffer
 	if err := (&Report{Stats: countWhere(t, data, "", []string{"year"}, 1)}).WriteJSON(&other); err != nil {
