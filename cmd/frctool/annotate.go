@@ -116,7 +116,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 			if b := cmd.String("backup"); b != "" {
 				out.SetBackup(in.Name + b)
 			}
-			return writeAll(out, annotate.Run(ctx, r, out, opts, &sum))
+			return writeAll(ctx, out, annotate.Run(ctx, r, out, opts, &sum))
 		})
 	} else {
 		out, err2 := stream.Create(cmd.String("output"), cmd.Root().Writer)
@@ -126,15 +126,20 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
 			return annotate.Run(ctx, r, out, opts, &sum)
 		})
-		err = writeAll(out, err)
+		err = writeAll(ctx, out, err)
 	}
 	a.summary("annotate: %s", &sum)
 	return err
 }
 
 // writeAll commits out when err is nil, and discards it otherwise, so that
-// a failed run leaves no partial file behind.
-func writeAll(out *stream.Output, err error) error {
+// a failed run leaves no partial file behind. A stop signal that came
+// while the output was written, as stats and tree write theirs after
+// reading everything, leaves it uncommitted too.
+func writeAll(ctx context.Context, out *stream.Output, err error) error {
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		out.Abort()
 		if errors.Is(err, context.Canceled) {

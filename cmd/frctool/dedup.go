@@ -122,7 +122,7 @@ func runDedup(ctx context.Context, cmd *cli.Command) error {
 	} else if dups != nil {
 		dups.Abort()
 	}
-	err = writeAll(out, err)
+	err = writeAll(ctx, out, err)
 	sum := d.Summary()
 	line := fmt.Sprintf("dedup: %s read, %d unique, %s, %s", words.Count(sum.Games, "game", "games"), sum.Unique,
 		words.Count(sum.Duplicates, "duplicate", "duplicates"), words.Count(sum.PrefixDuplicates, "prefix duplicate", "prefix duplicates"))

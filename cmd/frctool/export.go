@@ -140,7 +140,7 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 	if err == nil {
 		err = w.Close()
 	}
-	err = writeAll(out, err)
+	err = writeAll(ctx, out, err)
 	a.summary("export: %s; %s", w.Tally(), words.Count(w.Rows(), "row", "rows"))
 	return err
 }

@@ -150,7 +150,7 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	} else if rejects != nil {
 		rejects.Abort()
 	}
-	err = writeAll(out, err)
+	err = writeAll(ctx, out, err)
 	sum := f.Summary()
 	a.summary("filter: %s read, %d selected, %d rejected, %s", words.Count(sum.Games, "game", "games"), sum.Selected, sum.Games-sum.Selected, words.Count(sum.Warnings, "warning", "warnings"))
 	return err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/internal/stream"
 )
 
 // writeGame writes oneGame to dir/name and returns its path.
@@ -253,6 +255,7 @@ func TestInterruptIdlePipe(t *testing.T) {
 		{"filter", []string{"filter", "-o", "OUT", "--rejects", "OUT.rejects"}},
 		{"stats", []string{"stats", "-o", "OUT"}},
 		{"stats --merge", []string{"stats", "--merge", "-o", "OUT"}},
+		{"tree --merge", []string{"tree", "--merge", "-o", "OUT"}},
 		{"validate", []string{"validate"}},
 		{"split", []string{"split", "-o", "OUT"}},
 		{"identify", []string{"identify"}},
@@ -371,6 +374,8 @@ func TestUnreadableInputRefusedFirst(t *testing.T) {
 		{"export", []string{"export", "-q", "--format", "csv", "-o", out, a, missing},
 			"frctool: " + missing + ": no such file or directory\n"},
 		{"tree", []string{"tree", "-q", "-o", out, a, missing},
+			"frctool: " + missing + ": no such file or directory\n"},
+		{"tree --merge", []string{"tree", "--merge", "-q", "-o", out, missing},
 			"frctool: " + missing + ": no such file or directory\n"},
 		{"dedup", []string{"dedup", "-q", "-o", out, a, missing},
 			"frctool: " + missing + ": no such file or directory\n"},
@@ -506,4 +511,30 @@ func TestMessagesQuoteBriefly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWriteAllAfterStop checks that an output written whole after the
+// inputs were read, as stats and tree write theirs, is not committed when
+// a stop signal came while it was written.
+func TestWriteAllAfterStop(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "table.csv")
+	if err := os.WriteFile(name, []byte("earlier\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := stream.Create(name, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(out, "sp,games\n518,1\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err = writeAll(ctx, out, nil)
+	if want := "interrupted; " + name + " left unchanged"; err == nil || err.Error() != want {
+		t.Errorf("writeAll = %v, want %q", err, want)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "earlier\n" {
+		t.Errorf("the output became %q", got)
+	}
+	assertNoTempFiles(t, dir)
 }

@@ -37,7 +37,7 @@ into FILE, which is replaced only once it is completely written.` +
 	}
 }
 
-func runShow(_ context.Context, cmd *cli.Command) error {
+func runShow(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Len() != 1 {
 		return usagef(cmd, "want one start position (N, RANK or FEN), got %d arguments", cmd.Args().Len())
 	}
@@ -53,7 +53,7 @@ func runShow(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if file := cmd.String("svg"); file != "" {
-		if err := writeSVGFile(file, cmd.Root().Writer, &pos); err != nil {
+		if err := writeSVGFile(ctx, file, cmd.Root().Writer, &pos); err != nil {
 			return fmt.Errorf("--svg: %w", err)
 		}
 	}
@@ -145,10 +145,10 @@ func drawSVG(w io.Writer, pos *fen.Position) error {
 // writeSVGFile draws the board into path like every other output: a
 // regular file replaced atomically, a device or FIFO (/dev/stdout) written
 // to directly, "-" for stdout.
-func writeSVGFile(path string, stdout io.Writer, pos *fen.Position) error {
+func writeSVGFile(ctx context.Context, path string, stdout io.Writer, pos *fen.Position) error {
 	out, err := stream.Create(path, stdout)
 	if err != nil {
 		return err
 	}
-	return writeAll(out, drawSVG(out, pos))
+	return writeAll(ctx, out, drawSVG(out, pos))
 }

@@ -180,12 +180,12 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	if err := rep.Check(); err != nil { // before any output is replaced
 		return fmt.Errorf("%w; leave out --all, or group by fewer fields", err)
 	}
-	if err := writeStatsFile(cmd.String("output"), cmd, func(out *stream.Output) error { return render.Write(out, rep, format) }); err != nil {
+	if err := writeStatsFile(ctx, cmd.String("output"), cmd, func(out *stream.Output) error { return render.Write(out, rep, format) }); err != nil {
 		return err
 	}
 	if chartName != "" {
 		kind, _ := render.ChartFormat(chartName)
-		if err := writeStatsFile(chartName, cmd, func(out *stream.Output) error { return render.ReportChart(out, rep, kind) }); err != nil {
+		if err := writeStatsFile(ctx, chartName, cmd, func(out *stream.Output) error { return render.ReportChart(out, rep, kind) }); err != nil {
 			return err
 		}
 	}
@@ -194,7 +194,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		if names := a.names; len(names) == 1 && names[0] != "-" {
 			title += ": " + filepath.Base(names[0])
 		}
-		if err := writeStatsFile(htmlName, cmd, func(out *stream.Output) error { return render.WriteHTML(out, rep, title) }); err != nil {
+		if err := writeStatsFile(ctx, htmlName, cmd, func(out *stream.Output) error { return render.WriteHTML(out, rep, title) }); err != nil {
 			return err
 		}
 	}
@@ -274,10 +274,10 @@ func mergeStats(ctx context.Context, a *archives, s *stats.Stats, withDFRC, grou
 
 // writeStatsFile writes one output with write and commits it, so that a
 // file appears complete or not at all.
-func writeStatsFile(name string, cmd *cli.Command, write func(*stream.Output) error) error {
+func writeStatsFile(ctx context.Context, name string, cmd *cli.Command, write func(*stream.Output) error) error {
 	out, err := stream.Create(name, cmd.Root().Writer)
 	if err != nil {
 		return err
 	}
-	return writeAll(out, write(out))
+	return writeAll(ctx, out, write(out))
 }

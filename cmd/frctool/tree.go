@@ -153,7 +153,7 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		boundMemory()
 	}
 	if merge {
-		err = mergeTrees(a, f)
+		err = mergeTrees(ctx, a, f)
 		if err == nil && cmd.IsSet("depth") && f.Depth() != int(cmd.Int("depth")) {
 			err = fmt.Errorf("%w: the documents hold %d plies, not --depth %d", tree.ErrDepth, f.Depth(), cmd.Int("depth"))
 		}
@@ -179,7 +179,7 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 	default:
 		err = f.WriteTable(out, walk)
 	}
-	if err := writeAll(out, err); err != nil {
+	if err := writeAll(ctx, out, err); err != nil {
 		return err
 	}
 	a.summary("tree: %s; %s", &f.Totals, f)
@@ -286,16 +286,16 @@ func treeTitle(a *archives, opts tree.Options) string {
 	return title
 }
 
-// mergeTrees adds up the JSON documents named by the arguments.
-func mergeTrees(a *archives, f *tree.Forest) error {
-	for _, name := range a.names {
-		in, err := stream.Open(name, a.stdin)
-		if err != nil {
-			return err
-		}
-		err = f.ReadJSON(in)
-		in.Close()
+// mergeTrees adds up the JSON documents named by the arguments, opened
+// one at a time as every command opens its inputs (archives.each): one
+// that cannot be opened is reported and the others are merged (exit
+// status 1), and a stop signal ends the merge, also while an input is idle.
+func mergeTrees(ctx context.Context, a *archives, f *tree.Forest) error {
+	return a.each(ctx, func(in *stream.Input, _ *pgn.Reader) error {
+		err := f.ReadJSON(in)
 		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
 		case errors.Is(err, tree.ErrNotTree):
 			return fmt.Errorf("%s: %w; --merge reads what frctool tree --format json writes", in.Name, err)
 		case errors.Is(err, tree.ErrFiltered):
@@ -305,6 +305,6 @@ func mergeTrees(a *archives, f *tree.Forest) error {
 		case err != nil:
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }

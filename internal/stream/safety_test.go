@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -377,6 +378,47 @@ func TestOpenContextRegularFile(t *testing.T) {
 			}
 			if b, err := io.ReadAll(in); err != nil || string(b) != "games" {
 				t.Errorf("read %q, %v", b, err)
+			}
+		})
+	}
+}
+
+// TestStopRegularFile checks that a regular file, which is read without
+// a goroutine, still stops being read once the context is done: a merge
+// busy with a large document ends on a stop signal, plain or compressed.
+func TestStopRegularFile(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("[Event \"x\"]\n\n1. e4 *\n\n"), 100_000)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{
+		{"plain", data},
+		{"gzip", gz.Bytes()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.name)
+			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			in, err := OpenContext(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			buf := make([]byte, 4096)
+			if _, err := io.ReadFull(in, buf); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			n, err := io.ReadFull(in, buf)
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("read %d bytes after the context was done, error %v; want context.Canceled", n, err)
 			}
 		})
 	}

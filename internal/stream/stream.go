@@ -184,6 +184,11 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 		if in.Reader != nil && in.Compression != None {
 			in.Reader = namedErrors{in.Reader, in.Name + ": " + in.Compression.String()}
 		}
+		if in.Reader != nil && in.Regular {
+			// A regular file never blocks, but a reader busy with it for
+			// seconds (a merge of a large document) must stop too.
+			in.Reader = stoppable{in.Reader, ctx}
+		}
 	}()
 	switch in.Compression {
 	case None:
@@ -308,6 +313,20 @@ func (n namedErrors) Read(p []byte) (int, error) {
 		err = fmt.Errorf("%s: %w", n.prefix, err)
 	}
 	return k, err
+}
+
+// stoppable reads from r until ctx is done, then returns ctx's error: a
+// check a read, where the reads of a pipe or terminal wait in a ctxReader.
+type stoppable struct {
+	r   io.Reader
+	ctx context.Context
+}
+
+func (s stoppable) Read(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.r.Read(p)
 }
 
 type countingReader struct {
