@@ -129,7 +129,8 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 // OpenContext is Open with reads that end when ctx is done: a read from a
 // pipe, FIFO or terminal that is waiting for data then returns ctx.Err(),
 // so an interrupt is never stuck behind an idle input. Regular files never
-// wait, and are read directly.
+// wait, and are read directly; a read of one after ctx is done returns
+// ctx.Err() too, so that a reader busy with a large file stops.
 func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, error) {
 	in := &Input{Name: name, Size: -1}
 	if name == "-" || name == "" {
