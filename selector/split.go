@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +120,13 @@ type Splitter struct {
 	holding   bool
 	writeErr  error // the first error of writing, told apart from reading
 
+	// What Abort restores: each file's size before the run's first write
+	// to it (-1 when the run created it), and the directories the run
+	// made.
+	before           [Classes]int64
+	incompleteBefore int64
+	madeDirs         []string
+
 	rt router
 	// chunk and budget are chunkSize and budget; tests make them small.
 	chunk, budget int
@@ -179,6 +187,16 @@ func NewSplitter(opts SplitOptions) (*Splitter, error) {
 		creators: make(chan struct{}, creators)}
 	if err := s.makeNames(); err != nil {
 		return nil, err
+	}
+	// The directories MkdirAll is about to make, deepest first.
+	for d := filepath.Clean(opts.Dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		s.madeDirs = append(s.madeDirs, d)
+		if filepath.Dir(d) == d {
+			break
+		}
 	}
 	if err := os.MkdirAll(opts.Dir, 0o777); err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
@@ -288,6 +306,7 @@ func (s *Splitter) keepIncomplete(r *pgn.Reader, opts RunOptions) error {
 	if !s.wroteIncomplete {
 		s.wroteIncomplete = true
 		s.nfiles++
+		s.incompleteBefore = sizeBefore(path)
 	}
 	f, err := s.appender.Open(path)
 	if err != nil {
@@ -336,6 +355,75 @@ func (s *Splitter) Close() error {
 	return err
 }
 
+// WriteFailed reports whether writing a file failed, as opposed to
+// reading an input: the files may then end inside a game, and the run is
+// one to Abort rather than Close.
+func (s *Splitter) WriteFailed() bool { return s.writeErr != nil }
+
+// Abort ends a run that must leave the directory as it found it: one
+// stopped by a signal, or whose writing failed. It drops the games held in
+// memory, closes the files, cuts every file the run wrote to back to its
+// size before the run (with --append, the games it held before), removes
+// the files the run created, and the directories the run made. It
+// returns the first error of putting things back.
+func (s *Splitter) Abort() error {
+	var errs []error
+	for s.open.Len() > 0 {
+		f := s.open.Back().Value.(*outFile)
+		s.open.Remove(f.elem)
+		s.files[f.class] = nil
+		f.Close() // what it says is of no use: the file is restored below
+	}
+	restore := func(path string, before int64) {
+		var err error
+		switch {
+		case before == notAFile:
+			return
+		case before < 0:
+			err = os.Remove(path)
+		default:
+			err = os.Truncate(path, before)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	for class, written := range s.written {
+		if !written {
+			continue
+		}
+		if done := s.created[class]; done != nil { // a creation still under way
+			s.created[class] = nil
+			<-done
+		}
+		restore(filepath.Join(s.opts.Dir, s.names[class]), s.before[class])
+	}
+	if s.wroteIncomplete {
+		restore(filepath.Join(s.opts.Dir, s.incomplete), s.incompleteBefore)
+	}
+	for _, d := range s.madeDirs {
+		os.Remove(d) // only when nothing else came into it
+	}
+	s.bufs, s.held, s.pending = [Classes][]byte{}, nil, 0
+	return errors.Join(errs...)
+}
+
+// sizeBefore returns the size of the file at path, -1 when there is
+// none, or notAFile when something else has the name (a directory, which
+// a run cannot write to, or a FIFO): Abort leaves it alone.
+func sizeBefore(path string) int64 {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return -1
+	case !fi.Mode().IsRegular():
+		return notAFile
+	}
+	return fi.Size()
+}
+
+const notAFile = -2
+
 // dest leaves out the games Where does not select.
 func (s *Splitter) dest(class int, selected bool) int {
 	if !selected {
@@ -376,6 +464,7 @@ func (s *Splitter) add(class int, b []byte) (err error) {
 	if !s.written[class] {
 		s.written[class] = true
 		s.nfiles++
+		s.before[class] = sizeBefore(filepath.Join(s.opts.Dir, s.names[class]))
 		s.create(class)
 	}
 	if len(s.bufs[class]) >= s.chunk {

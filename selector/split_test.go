@@ -479,3 +479,96 @@ func TestSplitKeepsBuffersWithinBudget(t *testing.T) {
 		t.Error("no buffer was kept for the next games")
 	}
 }
+
+// snapshot returns the bytes of every file in dir, or nil when dir does
+// not exist.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string]string, len(entries))
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(b)
+	}
+	return files
+}
+
+// TestSplitAbort checks that Abort puts the directory back as it was
+// before the run: written files cut back to their earlier bytes, created
+// ones removed, and a directory the run made removed; plain and
+// compressed, with files reopened many times, and with a game cut short.
+func TestSplitAbort(t *testing.T) {
+	all := all960(t)
+	first := all[:bytes.Index(all, []byte("[Event \"SP 40\"]"))]
+	sp5 := bytes.Index(all, []byte("[Event \"SP 5\"]"))
+	for _, tt := range []struct {
+		name    string
+		ext     string
+		earlier bool // the directory holds an earlier split, and --append
+		cut     bool // the input ends inside a game
+	}{
+		{"new directory", "", false, false},
+		{"new directory, zstd", ".zst", false, false},
+		{"appending", "", true, false},
+		{"appending, gzip", ".gz", true, false},
+		{"appending, a game cut short", "", true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out", "by-sp")
+			opts := SplitOptions{Dir: dir, Pattern: "sp-%03d.pgn" + tt.ext, MaxOpen: 3}
+			if tt.earlier {
+				split(t, opts, true, 0, first[:sp5])
+				opts.Append = true
+			}
+			want := snapshot(t, dir)
+			s, err := NewSplitter(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.chunk, s.budget = 1<<10, 8<<10
+			var r *pgn.Reader
+			if tt.cut {
+				zr, err := gzip.NewReader(bytes.NewReader(truncatedGzip(t, all, sp5+40)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r = pgn.NewReader(zr)
+			} else {
+				r = newReader(bytes.Repeat(first, 3), 0)
+			}
+			s.Run(context.Background(), r, RunOptions{Jobs: 2})
+			if len(snapshot(t, dir)) == 0 {
+				t.Fatal("the run wrote nothing to abort")
+			}
+			if err := s.Abort(); err != nil {
+				t.Fatal(err)
+			}
+			got := snapshot(t, dir)
+			if len(got) != len(want) || want == nil && got != nil {
+				t.Fatalf("%d files after Abort, want %d (directory there: %v, want %v)", len(got), len(want), got != nil, want != nil)
+			}
+			for name, b := range want {
+				if got[name] != b {
+					t.Errorf("%s: %d bytes after Abort, want its %d bytes before", name, len(got[name]), len(b))
+				}
+			}
+			// The directories the run made are gone, those it found stay.
+			_, err = os.Stat(filepath.Dir(dir))
+			if tt.earlier != (err == nil) {
+				t.Errorf("the directory above: %v, want it there %v", err, tt.earlier)
+			}
+			if _, err := os.Stat(filepath.Dir(filepath.Dir(dir))); err != nil {
+				t.Errorf("the test's own directory: %v", err)
+			}
+		})
+	}
+}

@@ -35,8 +35,11 @@ compresses every file (dfrc.pgn.gz, other.pgn.gz too). At most 72 files are
 open at once (64 being written, 8 being created), fewer under a lower open-file
 limit: files are closed and reopened for appending as needed, so every game is
 written whatever the limit. When an input cannot be read to its end, the game
-cut short by the error goes to incomplete.pgn in DIR, with a warning. The
-summary line gives the games read and the files written.
+cut short by the error goes to incomplete.pgn in DIR, with a warning. A run
+stopped by a signal, or whose writing fails, puts DIR back as it was (the files
+it appended to cut back, those it created and the directory it made removed),
+so that it can simply be run again. The summary line gives the games read and
+the files written.
 
 ` + selectionHelp + `
 
@@ -101,13 +104,27 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
 		return s.Run(ctx, r, selector.RunOptions(a.options()))
 	})
-	// Close also after an error: the games already read are whole and are
-	// written out, so no file ends in the middle of a game.
-	if cerr := s.Close(); err == nil {
-		err = cerr
+	dir := cmd.String("output")
+	stopped := errors.Is(err, context.Canceled) || s.WriteFailed()
+	if !stopped {
+		// Close also after a reading error: the games already read are
+		// whole and are written out, and the one cut short is in
+		// incomplete.pgn.
+		if cerr := s.Close(); cerr != nil {
+			err, stopped = cerr, true
+		}
 	}
-	if errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("interrupted; the files in %s hold the games read so far", cmd.String("output"))
+	if stopped {
+		// Stopped by a signal, or a file could not be written: the files
+		// are put back as they were, so that the run can simply be made
+		// again.
+		if aerr := s.Abort(); aerr != nil {
+			return fmt.Errorf("%w; putting %s back as it was: %w", err, dir, aerr)
+		}
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted; %s left as it was", dir)
+		}
+		return fmt.Errorf("%w; %s left as it was", err, dir)
 	}
 	sum := s.Summary()
 	left := ""

@@ -114,3 +114,46 @@ func write960(t *testing.T) string {
 	}
 	return name
 }
+
+// TestSplitPutsBackOnWriteError checks that a split whose writing fails
+// leaves the directory as it was: the files it appended to hold their
+// earlier games only, and the files it created are gone, so that the run
+// can simply be made again.
+func TestSplitPutsBackOnWriteError(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := frctool(t, "", "split", "-q", "-o", dir, mixedFixture); code != 0 {
+		t.Fatalf("first split: exit %d: %s", code, stderr)
+	}
+	before := make(map[string]string)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		before[e.Name()] = string(b)
+	}
+	// A file the second run must create is a directory: opening it fails.
+	name := ""
+	for sp := numbering.Count - 1; name == ""; sp-- {
+		if n := fmt.Sprintf("sp-%03d.pgn", sp); before[n] == "" {
+			name = n
+		}
+	}
+	blocked := filepath.Join(dir, name)
+	if err := os.Mkdir(blocked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := frctool(t, "", "split", "-q", "--append", "-o", dir, mixedFixture, write960(t))
+	if code != 1 || !strings.Contains(stderr, name) || !strings.HasSuffix(stderr, "; "+dir+" left as it was\n") {
+		t.Errorf("exit %d, stderr %q; want 1, naming %s, and %s left as it was", code, stderr, name, dir)
+	}
+	os.Remove(blocked)
+	entries, _ = os.ReadDir(dir)
+	if len(entries) != len(before) {
+		t.Errorf("%d files after the failed run, want the %d before", len(entries), len(before))
+	}
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		if want, ok := before[e.Name()]; !ok || string(b) != want {
+			t.Errorf("%s: %d bytes after the failed run, want the %d before", e.Name(), len(b), len(want))
+		}
+	}
+}
