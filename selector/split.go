@@ -365,7 +365,7 @@ func (s *Splitter) WriteFailed() bool { return s.writeErr != nil }
 // memory, closes the files, cuts every file the run wrote to back to its
 // size before the run (with --append, the games it held before), removes
 // the files the run created, and the directories the run made. It
-// returns the first error of putting things back.
+// returns the errors of putting things back.
 func (s *Splitter) Abort() error {
 	var errs []error
 	for s.open.Len() > 0 {
@@ -410,13 +410,14 @@ func (s *Splitter) Abort() error {
 
 // sizeBefore returns the size of the file at path, -1 when there is
 // none, or notAFile when something else has the name (a directory, which
-// a run cannot write to, or a FIFO): Abort leaves it alone.
+// a run cannot write to, or a FIFO) or it cannot be looked at: Abort
+// leaves it alone.
 func sizeBefore(path string) int64 {
 	fi, err := os.Stat(path)
 	switch {
-	case err != nil:
+	case errors.Is(err, fs.ErrNotExist):
 		return -1
-	case !fi.Mode().IsRegular():
+	case err != nil || !fi.Mode().IsRegular():
 		return notAFile
 	}
 	return fi.Size()
