@@ -364,9 +364,8 @@ func (s *Splitter) WriteFailed() bool { return s.writeErr != nil }
 // stopped by a signal, or whose writing failed. It drops the games held in
 // memory, closes the files, cuts every file the run wrote to back to its
 // size before the run (with SplitOptions.Append, the games it held
-// before), removes
-// the files the run created, and the directories the run made. It
-// returns the errors of putting things back.
+// before), removes the files the run created, and the directories the
+// run made. It returns the errors of putting things back.
 func (s *Splitter) Abort() error {
 	var errs []error
 	for s.open.Len() > 0 {
