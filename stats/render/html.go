@@ -270,9 +270,13 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	}
 	page.Groups = pageGroups(groups, MaxPageRows)
 	page.Shown = len(page.Groups)
-	if page.Shown < len(groups) {
+	switch {
+	case page.Shown < len(groups):
 		page.Left = fmt.Sprintf("This page shows the %s with the most games, of %d, so that its tables stay within %d rows; every group is in the CSV and JSON tables.",
 			words.Count(page.Shown, "group", "groups"), len(groups), MaxPageRows)
+	case len(page.Groups) == 1 && page.Groups[0].shownMain+page.Groups[0].shownPairs < len(page.Groups[0].main)+len(page.Groups[0].pairs):
+		page.Left = fmt.Sprintf("This page shows the first %d rows of the tables, of %d, so that it stays readable; every row is in the CSV and JSON tables.",
+			MaxPageRows, len(page.Groups[0].main)+len(page.Groups[0].pairs))
 	}
 	for i := range page.Groups {
 		g := &page.Groups[i]

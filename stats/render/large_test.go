@@ -171,7 +171,10 @@ func TestHTMLRowBound(t *testing.T) {
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("page lacks %q:\n%s", want, regexp.MustCompile(`<h2>[^<]*`).FindAllString(b.String(), -1))
 	}
-	if strings.Contains(b.String(), "This page shows the") {
+	if want := fmt.Sprintf("This page shows the first %d rows of the tables, of %d, so that it stays readable; every row is in the CSV and JSON tables.", MaxPageRows, pairs); !strings.Contains(b.String(), want) {
+		t.Errorf("page lacks %q", want)
+	}
+	if strings.Contains(b.String(), "groups with the most games") {
 		t.Errorf("an ungrouped page speaks of groups left out")
 	}
 }
