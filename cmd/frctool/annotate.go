@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -133,21 +134,34 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 }
 
 // writeAll commits out when err is nil, and discards it otherwise, so that
-// a failed run leaves no partial file behind. A stop signal that came
-// while the output was written, as stats and tree write theirs after
-// reading everything, leaves it uncommitted too.
+// a failed run leaves no partial file behind (commitAll).
 func writeAll(ctx context.Context, out *stream.Output, err error) error {
+	return commitAll(ctx, err, out)
+}
+
+// commitAll commits the outputs together when err is nil, so that they
+// appear all or none, and discards them all otherwise: a failed run leaves
+// no partial file behind. A stop signal that came while they were written,
+// as stats and tree write theirs after reading everything, leaves them
+// uncommitted too. nil outputs are skipped.
+func commitAll(ctx context.Context, err error, outs ...*stream.Output) error {
 	if err == nil {
 		err = ctx.Err()
 	}
-	if err != nil {
-		out.Abort()
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted; %s left unchanged", out.Name)
-		}
-		return err
+	if err == nil {
+		return stream.CommitAll(outs...)
 	}
-	return out.Commit()
+	var names []string
+	for _, o := range outs {
+		if o != nil {
+			o.Abort()
+			names = append(names, o.Name)
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted; %s left unchanged", strings.Join(names, ", "))
+	}
+	return err
 }
 
 func validTagName(s string) bool {

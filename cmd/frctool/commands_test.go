@@ -602,7 +602,7 @@ func TestInterruptWhileWaitingForInput(t *testing.T) {
 		want string
 	}{
 		{"identify", []string{"identify"}, "frctool: interrupted\n"},
-		{"stats", []string{"stats", "-q"}, "frctool: interrupted\n"},
+		{"stats", []string{"stats", "-q"}, "frctool: interrupted; stdout left unchanged\n"},
 		{"validate", []string{"validate", "-q"}, "frctool: interrupted\n"},
 		{"filter", []string{"filter", "-q", "--sp", "518"}, "frctool: interrupted; stdout left unchanged\n"},
 	}

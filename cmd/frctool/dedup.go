@@ -117,12 +117,7 @@ func runDedup(ctx context.Context, cmd *cli.Command) error {
 		err = d.Close()
 	}
 	// Both outputs appear, or neither.
-	if err == nil {
-		err = stream.CommitAll(out, dups)
-	} else if dups != nil {
-		dups.Abort()
-	}
-	err = writeAll(ctx, out, err)
+	err = commitAll(ctx, err, out, dups)
 	sum := d.Summary()
 	line := fmt.Sprintf("dedup: %s read, %d unique, %s, %s", words.Count(sum.Games, "game", "games"), sum.Unique,
 		words.Count(sum.Duplicates, "duplicate", "duplicates"), words.Count(sum.PrefixDuplicates, "prefix duplicate", "prefix duplicates"))

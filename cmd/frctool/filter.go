@@ -145,12 +145,7 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	}
 	// Both outputs appear, or neither: a failed run leaves no half of the
 	// input behind under either name.
-	if err == nil {
-		err = stream.CommitAll(out, rejects)
-	} else if rejects != nil {
-		rejects.Abort()
-	}
-	err = writeAll(ctx, out, err)
+	err = commitAll(ctx, err, out, rejects)
 	sum := f.Summary()
 	a.summary("filter: %s read, %d selected, %d rejected, %s", words.Count(sum.Games, "game", "games"), sum.Selected, sum.Games-sum.Selected, words.Count(sum.Warnings, "warning", "warnings"))
 	return err

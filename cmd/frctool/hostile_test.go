@@ -538,3 +538,52 @@ func TestWriteAllAfterStop(t *testing.T) {
 	}
 	assertNoTempFiles(t, dir)
 }
+
+// TestOutputThatCannotBeMade checks that an output in a directory that
+// does not exist is named before any input is read (the input here is a
+// pipe nobody writes to, which a command reading it would wait on), and
+// that an earlier output of the same run is left as it was.
+func TestOutputThatCannotBeMade(t *testing.T) {
+	dir := t.TempDir()
+	earlier := filepath.Join(dir, "table.csv")
+	missing := filepath.Join(dir, "no", "such")
+	for _, tc := range []struct {
+		name string
+		args []string
+		bad  string
+	}{
+		{"stats, the page", []string{"stats", "-q", "-o", earlier, "--html", filepath.Join(missing, "x.html")}, "x.html"},
+		{"stats, the chart", []string{"stats", "-q", "-o", earlier, "--chart", filepath.Join(missing, "x.svg")}, "x.svg"},
+		{"stats, the table", []string{"stats", "-q", "-o", filepath.Join(missing, "t.csv"), "--chart", filepath.Join(dir, "c.svg")}, "t.csv"},
+		{"tree", []string{"tree", "-q", "-o", filepath.Join(missing, "t.csv")}, "t.csv"},
+		{"filter", []string{"filter", "-q", "-o", earlier, "--rejects", filepath.Join(missing, "r.pgn")}, "r.pgn"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(earlier, []byte("earlier\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pr, pw := io.Pipe() // nothing is ever written: a read blocks
+			defer pw.Close()
+			var stdout, stderr bytes.Buffer
+			done := make(chan int, 1)
+			go func() {
+				done <- run(context.Background(), append([]string{"frctool"}, append(tc.args, "-")...), pr, &stdout, &stderr)
+			}()
+			select {
+			case code := <-done:
+				if code != 1 || !strings.Contains(stderr.String(), tc.bad) || !strings.Contains(stderr.String(), "no such file or directory") {
+					t.Errorf("exit %d, stderr %q; want 1, naming %s", code, stderr.String(), tc.bad)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the command reads its input before making its outputs")
+			}
+			if got, _ := os.ReadFile(earlier); string(got) != "earlier\n" {
+				t.Errorf("the earlier output became %q", got)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "c.svg")); err == nil {
+				t.Errorf("the chart was written")
+			}
+			assertNoTempFiles(t, dir)
+		})
+	}
+}

@@ -153,13 +153,21 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	if err := a.checkOutputs(cmd, cmd.String("output"), chartName, htmlName); err != nil {
 		return err
 	}
+	if cmd.Bool("merge") && a.where != nil {
+		return usagef(cmd, "--merge adds up counts already made: select games when counting them, not when merging")
+	}
+	// The outputs are made before anything is read, so that one that
+	// cannot be (a directory that does not exist) is named at once, and
+	// they appear together at the end, or none of them.
+	outs, err := createOutputs(cmd, cmd.String("output"), chartName, htmlName)
+	if err != nil {
+		return err
+	}
+	out, chartOut, htmlOut := outs[0], outs[1], outs[2]
 
 	withDFRC := cmd.Bool("dfrc")
 	s.SkipPairs = !withDFRC
 	if cmd.Bool("merge") {
-		if a.where != nil {
-			return usagef(cmd, "--merge adds up counts already made: select games when counting them, not when merging")
-		}
 		err = mergeStats(ctx, a, &s, withDFRC, cmd.IsSet("group-by"))
 	} else {
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
@@ -168,35 +176,32 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	}
 	switch {
 	case errors.Is(err, stats.ErrTooManyRows) && len(s.GroupBy()) == 0: // a merge takes its documents' grouping
-		return fmt.Errorf("%w; count fewer games' DFRC pairs, or leave out --dfrc", err)
+		err = fmt.Errorf("%w; count fewer games' DFRC pairs, or leave out --dfrc", err)
 	case errors.Is(err, stats.ErrTooManyRows) || errors.Is(err, stats.ErrTooManyGroups):
-		return fmt.Errorf("%w; group by fewer or coarser fields (year rather than date), or write a row per game with frctool export and group those", err)
+		err = fmt.Errorf("%w; group by fewer or coarser fields (year rather than date), or write a row per game with frctool export and group those", err)
 	}
-	if err != nil {
-		return err
-	}
-
 	rep := &stats.Report{Stats: &s, Options: opts, WithDFRC: withDFRC}
-	if err := rep.Check(); err != nil { // before any output is replaced
-		return fmt.Errorf("%w; leave out --all, or group by fewer fields", err)
-	}
-	if err := writeStatsFile(ctx, cmd.String("output"), cmd, func(out *stream.Output) error { return render.Write(out, rep, format) }); err != nil {
-		return err
-	}
-	if chartName != "" {
-		kind, _ := render.ChartFormat(chartName)
-		if err := writeStatsFile(ctx, chartName, cmd, func(out *stream.Output) error { return render.ReportChart(out, rep, kind) }); err != nil {
-			return err
+	if err == nil {
+		if err = rep.Check(); err != nil {
+			err = fmt.Errorf("%w; leave out --all, or group by fewer fields", err)
 		}
 	}
-	if htmlName != "" {
+	if err == nil {
+		err = render.Write(out, rep, format)
+	}
+	if err == nil && chartOut != nil {
+		kind, _ := render.ChartFormat(chartName)
+		err = render.ReportChart(chartOut, rep, kind)
+	}
+	if err == nil && htmlOut != nil {
 		title := "Chess960 statistics per start position"
 		if names := a.names; len(names) == 1 && names[0] != "-" {
 			title += ": " + filepath.Base(names[0])
 		}
-		if err := writeStatsFile(ctx, htmlName, cmd, func(out *stream.Output) error { return render.WriteHTML(out, rep, title) }); err != nil {
-			return err
-		}
+		err = render.WriteHTML(htmlOut, rep, title)
+	}
+	if err := commitAll(ctx, err, outs...); err != nil {
+		return err
 	}
 	sig, tested := stats.Significance(rep.Rows())
 	selected := ""
@@ -272,12 +277,25 @@ func mergeStats(ctx context.Context, a *archives, s *stats.Stats, withDFRC, grou
 	})
 }
 
-// writeStatsFile writes one output with write and commits it, so that a
-// file appears complete or not at all.
-func writeStatsFile(ctx context.Context, name string, cmd *cli.Command, write func(*stream.Output) error) error {
-	out, err := stream.Create(name, cmd.Root().Writer)
-	if err != nil {
-		return err
+// createOutputs makes an output for each name that is not empty (the
+// table, the chart, the page), or none when one cannot be made; the
+// others stay nil.
+func createOutputs(cmd *cli.Command, names ...string) ([]*stream.Output, error) {
+	outs := make([]*stream.Output, len(names))
+	for i, name := range names {
+		if name == "" {
+			continue
+		}
+		out, err := stream.Create(name, cmd.Root().Writer)
+		if err != nil {
+			for _, o := range outs[:i] {
+				if o != nil {
+					o.Abort()
+				}
+			}
+			return nil, err
+		}
+		outs[i] = out
 	}
-	return writeAll(ctx, out, write(out))
+	return outs, nil
 }

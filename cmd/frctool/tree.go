@@ -152,6 +152,12 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		// only collect in vain.
 		boundMemory()
 	}
+	// Made before anything is read, so that an output that cannot be (a
+	// directory that does not exist) is named at once.
+	out, err := stream.Create(output, cmd.Root().Writer)
+	if err != nil {
+		return err
+	}
 	if merge {
 		err = mergeTrees(ctx, a, f)
 		if err == nil && cmd.IsSet("depth") && f.Depth() != int(cmd.Int("depth")) {
@@ -163,11 +169,7 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		})
 	}
 	if err != nil {
-		return err
-	}
-	out, err := stream.Create(output, cmd.Root().Writer)
-	if err != nil {
-		return err
+		return writeAll(ctx, out, err)
 	}
 	switch format {
 	case "json":
