@@ -39,6 +39,38 @@ func outputFlag() cli.Flag {
 	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (.gz, .bz2, .zst compress; replaced atomically) instead of stdout", Value: "-"}
 }
 
+// textOutput opens -o for the commands that write lines of text (identify,
+// convert, random): nil and the command's standard output when it is "-",
+// so that rows and messages keep their order on a terminal, else the file,
+// replaced when the command ends (finishTextOutput).
+func textOutput(cmd *cli.Command) (*stream.Output, io.Writer, error) {
+	name := cmd.String("output")
+	if name == "-" || name == "" {
+		return nil, cmd.Root().Writer, nil
+	}
+	o, err := stream.Create(name, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return o, o, nil
+}
+
+// finishTextOutput commits o, or discards it after an error. Rows that
+// could not be made (errReported) are in the output as empty rows, which
+// is then kept: the run's status says that some failed.
+func finishTextOutput(ctx context.Context, o *stream.Output, err error) error {
+	if o == nil {
+		return err
+	}
+	if errors.Is(err, errReported) {
+		if cerr := commitAll(ctx, nil, o); cerr != nil {
+			return cerr
+		}
+		return err
+	}
+	return commitAll(ctx, err, o)
+}
+
 // progressThreshold is the input size from which a progress bar is worth
 // showing on a terminal.
 const progressThreshold = 4 << 20

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/frctool/frctool/internal/stream"
 )
 
 // runCase is one call of frctool through run, with its expected results.
@@ -667,4 +669,54 @@ func TestOverlongLines(t *testing.T) {
 			t.Errorf("exit %d, stderr %.200q; want the line read, and refused as a back rank", code, stderr)
 		}
 	})
+}
+
+// TestTextCommandsOutput checks -o on the commands that write lines of
+// text: the file holds what standard output would, compressed by its
+// extension; rows that could not be made are kept with the exit status 1,
+// and a usage error leaves no file.
+func TestTextCommandsOutput(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+		ext   string
+		code  int
+	}{
+		{"identify", []string{"identify", "--format", "csv"}, "RNBQKBNR\nBBQNNRKR\n", ".csv", 0},
+		{"identify, a row that fails", []string{"identify", "--format", "json"}, "RNBQKBNR\nXXX\n", ".jsonl", 1},
+		{"convert, gzip", []string{"convert", "--from", "scharnagl", "--to", "rank"}, "0\n518\n959\n", ".txt.gz", 0},
+		{"random", []string{"random", "--seed", "7", "--rounds", "3", "--boards", "2", "--per-board", "--format", "csv"}, "", ".csv", 0},
+		{"random, a usage error", []string{"random", "--count", "2000", "--unique"}, "", ".txt", 2},
+		{"tables", []string{"tables"}, "", ".txt", 0},
+		{"show", []string{"show", "BBQNNRKR"}, "", ".txt.zst", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, _, code := frctool(t, tc.stdin, tc.args...)
+			if code != tc.code {
+				t.Fatalf("to stdout: exit %d, want %d", code, tc.code)
+			}
+			name := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+tc.ext)
+			stdout, _, code := frctool(t, tc.stdin, append(tc.args, "-o", name)...)
+			if code != tc.code || stdout != "" {
+				t.Errorf("to %s: exit %d, stdout %q; want %d and nothing", name, code, stdout, tc.code)
+			}
+			if tc.code == 2 {
+				if _, err := os.Stat(name); err == nil {
+					t.Errorf("a usage error left %s", name)
+				}
+				return
+			}
+			in, err := stream.Open(name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(in)
+			in.Close()
+			if string(got) != want {
+				t.Errorf("%s holds %q, want %q", name, got, want)
+			}
+		})
+	}
 }

@@ -29,6 +29,7 @@ X-FEN with KQkq) and shredder-fen (written with rook files, HAha; output only).`
 			&cli.StringFlag{Name: "from", Usage: "notation of the values: scharnagl, fritz9, rank or fen"},
 			&cli.StringFlag{Name: "to", Usage: "notation of the results: scharnagl, fritz9, rank, fen or shredder-fen"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text (the results) or csv (input,output with a header)"},
+			outputFlag(),
 		},
 		Action: runConvert,
 	}

@@ -259,6 +259,7 @@ func TestInterruptIdlePipe(t *testing.T) {
 		{"validate", []string{"validate"}},
 		{"split", []string{"split", "-o", "OUT"}},
 		{"identify", []string{"identify"}},
+		{"identify -o", []string{"identify", "-o", "OUT"}},
 		{"convert", []string{"convert", "--from", "scharnagl", "--to", "fritz9"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

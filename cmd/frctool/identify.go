@@ -36,6 +36,7 @@ per line with the same fields, numbers as numbers and absent values as null.` +
 			"frctool identify --format csv < testdata/positions.txt",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv or json"},
+			outputFlag(),
 		},
 		Action: runIdentify,
 	}

@@ -43,7 +43,20 @@ const (
 // cmd's standard output. It stops when ctx ends (Ctrl-C), even while
 // waiting for standard input.
 func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc) error {
-	out := bufio.NewWriterSize(cmd.Root().Writer, outputBuffer)
+	o, w, err := textOutput(cmd)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(w, outputBuffer)
+	err = eachRow(ctx, cmd, out, header, row)
+	if ferr := out.Flush(); err == nil || errors.Is(err, errReported) && ferr != nil {
+		err = ferr
+	}
+	return finishTextOutput(ctx, o, err)
+}
+
+// eachRow is eachInput's loop, writing to out.
+func eachRow(ctx context.Context, cmd *cli.Command, out *bufio.Writer, header string, row rowFunc) error {
 	stderr := cmd.Root().ErrWriter
 	if header != "" {
 		out.WriteString(header)
@@ -107,9 +120,6 @@ func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc
 				return err
 			}
 		}
-	}
-	if err := out.Flush(); err != nil {
-		return err
 	}
 	if failed > 0 {
 		return errReported

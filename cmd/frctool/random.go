@@ -50,6 +50,7 @@ instead, so that the same seed repeats the same draw on every machine.` +
 			&cli.IntFlag{Name: "rounds", Usage: "draw a table of `R` rounds, one position per round"},
 			&cli.IntFlag{Name: "boards", Value: 1, Usage: "boards `B` per round of the --rounds table"},
 			&cli.BoolFlag{Name: "per-board", Usage: "draw a position for every board of every round of the --rounds table"},
+			outputFlag(),
 		},
 		Action: runRandom,
 	}
@@ -69,7 +70,7 @@ func (cryptoSource) Uint64() uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
-func runRandom(_ context.Context, cmd *cli.Command) error {
+func runRandom(ctx context.Context, cmd *cli.Command) error {
 	format, err := choice(cmd, "format", "text", "csv", "fen")
 	if err != nil {
 		return err
@@ -108,22 +109,25 @@ func runRandom(_ context.Context, cmd *cli.Command) error {
 	rng := rand.New(src)
 	unique := cmd.Bool("unique")
 
-	w := bufio.NewWriter(cmd.Root().Writer)
+	o, out, err := textOutput(cmd)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(out)
 	if table {
 		err = writeTable(w, pool, rng, event, unique, format)
 	} else {
 		err = writeDraws(w, pool, rng, count, unique, format)
 	}
-	if errors.Is(err, draw.ErrTooMany) {
-		return usagef(cmd, "--unique: %v", err)
+	switch {
+	case errors.Is(err, draw.ErrTooMany):
+		err = usagef(cmd, "--unique: %v", err)
+	case errors.Is(err, draw.ErrEvent):
+		err = usagef(cmd, "--rounds %d --boards %d: %v", event.Rounds, event.Boards, err)
+	case err == nil:
+		err = w.Flush()
 	}
-	if errors.Is(err, draw.ErrEvent) {
-		return usagef(cmd, "--rounds %d --boards %d: %v", event.Rounds, event.Boards, err)
-	}
-	if err != nil {
-		return err
-	}
-	return w.Flush()
+	return finishTextOutput(ctx, o, err)
 }
 
 // writeDraws writes count positions drawn from pool, one a line.

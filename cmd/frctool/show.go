@@ -32,6 +32,7 @@ into FILE, which is replaced only once it is completely written.` +
 			"frctool show --svg sp0.svg BBQNNRKR",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "svg", Usage: "also draw the board as SVG into `FILE`"},
+			outputFlag(),
 		},
 		Action: runShow,
 	}
@@ -47,9 +48,13 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	pos := fen.StartPosition(white, black)
-	w := bufio.NewWriter(cmd.Root().Writer)
+	o, out, err := textOutput(cmd)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(out)
 	writeDiagram(w, &pos, white, black)
-	if err := w.Flush(); err != nil {
+	if err := finishTextOutput(ctx, o, w.Flush()); err != nil {
 		return err
 	}
 	if file := cmd.String("svg"); file != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ NQ-skeleton table. With no argument, all four.` +
 			examplesHead +
 			"frctool tables king" + nextExample +
 			"frctool tables",
+		Flags:  []cli.Flag{outputFlag()},
 		Action: runTables,
 	}
 }
@@ -40,28 +42,38 @@ var tablePrinters = []struct {
 	{"fritz9", printFritz9Table},
 }
 
-func runTables(_ context.Context, cmd *cli.Command) error {
-	w := cmd.Root().Writer
-	switch args := cmd.Args().Slice(); len(args) {
+func runTables(ctx context.Context, cmd *cli.Command) error {
+	args := cmd.Args().Slice()
+	var printers []func(io.Writer)
+	switch len(args) {
 	case 0:
-		for i, t := range tablePrinters {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			t.print(w)
+		for _, t := range tablePrinters {
+			printers = append(printers, t.print)
 		}
-		return nil
 	case 1:
 		for _, t := range tablePrinters {
 			if t.name == args[0] {
-				t.print(w)
-				return nil
+				printers = append(printers, t.print)
 			}
 		}
-		return usagef(cmd, "unknown table %s: want king, bishop, skeleton or fritz9", words.Quote(args[0]))
+		if printers == nil {
+			return usagef(cmd, "unknown table %s: want king, bishop, skeleton or fritz9", words.Quote(args[0]))
+		}
 	default:
 		return usagef(cmd, "one table at a time, got %d arguments", len(args))
 	}
+	o, out, err := textOutput(cmd)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(out)
+	for i, p := range printers {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		p(w)
+	}
+	return finishTextOutput(ctx, o, w.Flush())
 }
 
 // columns lays cells out column by column, rows to a column, as the seed
