@@ -251,6 +251,20 @@ func TestConvert(t *testing.T) {
 			stdout: "81\n359\n359\n",
 		},
 		{
+			name:   "- reads standard input among the arguments, once",
+			args:   []string{"convert", "--from", "fritz9", "--to", "scharnagl", "359", "-", "81", "-"},
+			stdin:  "928\n1\n",
+			stdout: "518\n959\n32\n0\n",
+		},
+		{
+			name:     "a bad argument after - is numbered by its place",
+			args:     []string{"convert", "--from", "fritz9", "--to", "scharnagl", "-", "x"},
+			stdin:    "359\n",
+			stdout:   "518\n\n",
+			stderr:   "frctool: argument:2: \"x\" is not a Fritz9 number (1..960)\n",
+			exitCode: 1,
+		},
+		{
 			name:     "stdin with bad lines: rows stay aligned",
 			args:     []string{"convert", "--from", "fritz9", "--to", "scharnagl"},
 			stdin:    "# Fritz9 numbers\n359\n\n0\nabc\n81\n",

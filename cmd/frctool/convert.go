@@ -14,10 +14,11 @@ func convertCommand() *cli.Command {
 		Name:      "convert",
 		Usage:     "convert start positions between SP, Fritz9 number, back rank and FEN",
 		ArgsUsage: "[VALUE...]",
-		Description: `Reads each VALUE, or each line of standard input when there are none
-(blank lines and lines starting with # are skipped), in the --from notation
-and prints it in the --to notation, one result per line. A value that cannot
-be read is named on stderr and leaves its line empty; the exit status is then 1.
+		Description: `Reads each VALUE, or each line of standard input when there are none or
+for a VALUE of - (blank lines and lines starting with # are skipped), in the
+--from notation and prints it in the --to notation, one result per line. A
+value that cannot be read is named on stderr and leaves its line empty; the
+exit status is then 1.
 
 Notations: scharnagl (SP 0..959; 960 is read as 0), fritz9 (1..960), rank
 (RNBQKBNR, or German TSLDKLST), fen (read in any castling style, written in

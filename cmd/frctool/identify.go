@@ -18,10 +18,11 @@ func identifyCommand() *cli.Command {
 		Name:      "identify",
 		Usage:     "tell which Chess960 start position a FEN, EPD line or back rank shows",
 		ArgsUsage: "[INPUT...]",
-		Description: `Reads each INPUT, or each line of standard input when there are none
-(blank lines and lines starting with # are skipped): a FEN or EPD record in any
-castling style, or a back rank such as RNBQKBNR (German TSLDKLST too). Prints
-one row per input with its Scharnagl number (SP) and Fritz9 number.
+		Description: `Reads each INPUT, or each line of standard input when there are none or
+for an INPUT of - (blank lines and lines starting with # are skipped): a FEN
+or EPD record in any castling style, or a back rank such as RNBQKBNR (German
+TSLDKLST too). Prints one row per input with its Scharnagl number (SP) and
+Fritz9 number.
 
 sp and fritz9 are given for a symmetric start array only; white_sp and
 black_sp for each side whose back rank is a legal Chess960 arrangement, so a

@@ -81,13 +81,7 @@ func eachRow(ctx context.Context, cmd *cli.Command, out *bufio.Writer, header st
 		return werr
 	}
 
-	if args := cmd.Args().Slice(); len(args) > 0 {
-		for i, a := range args {
-			if err := emit("argument", i+1, []byte(a), nil); err != nil {
-				return err
-			}
-		}
-	} else {
+	stdin := func() error {
 		lines := lineReader{r: bufio.NewReaderSize(&interruptibleReader{ctx: ctx, r: cmd.Root().Reader}, 64<<10)}
 		for n := 1; ; n++ {
 			line, tooLong, err := lines.next()
@@ -105,7 +99,7 @@ func eachRow(ctx context.Context, cmd *cli.Command, out *bufio.Writer, header st
 				continue
 			}
 			if line == nil && err == io.EOF {
-				break
+				return nil
 			}
 			if n == 1 {
 				// Files saved by some Windows editors start with a byte
@@ -119,6 +113,25 @@ func eachRow(ctx context.Context, cmd *cli.Command, out *bufio.Writer, header st
 			if err := emit("stdin", n, line, nil); err != nil {
 				return err
 			}
+		}
+	}
+	args := cmd.Args().Slice()
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	read := false
+	for i, a := range args {
+		var err error
+		switch {
+		case a == "-" && !read: // standard input's lines, as cat reads "-"
+			read = true
+			err = stdin()
+		case a == "-": // read already, to its end
+		default:
+			err = emit("argument", i+1, []byte(a), nil)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if failed > 0 {
