@@ -734,3 +734,17 @@ func TestTextCommandsOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestShowTwoOutputs: show's text and its SVG cannot be one file.
+func TestShowTwoOutputs(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "same.txt")
+	runCases(t, []runCase{{
+		name:     "the same file twice",
+		args:     []string{"show", "-o", name, "--svg", name, "518"},
+		stderr:   "frctool: " + name + " is named as two outputs\nRun 'frctool show --help' for usage.\n",
+		exitCode: 2,
+	}})
+	if _, err := os.Stat(name); err == nil {
+		t.Errorf("%s was written", name)
+	}
+}

@@ -48,6 +48,11 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	pos := fen.StartPosition(white, black)
+	// Two outputs, checked as the archive commands check theirs (show
+	// reads no files).
+	if err := new(archives).checkOutputs(cmd, cmd.String("output"), cmd.String("svg")); err != nil {
+		return err
+	}
 	o, out, err := textOutput(cmd)
 	if err != nil {
 		return err
