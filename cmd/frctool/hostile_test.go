@@ -572,7 +572,7 @@ func TestOutputThatCannotBeMade(t *testing.T) {
 			}()
 			select {
 			case code := <-done:
-				if code != 1 || !strings.Contains(stderr.String(), tc.bad) || !strings.Contains(stderr.String(), "no such file or directory") {
+				if code != 1 || !strings.Contains(stderr.String(), tc.bad+": no such file or directory (no directory "+missing+")") || strings.Contains(stderr.String(), ".tmp") {
 					t.Errorf("exit %d, stderr %q; want 1, naming %s", code, stderr.String(), tc.bad)
 				}
 			case <-time.After(10 * time.Second):

@@ -501,3 +501,15 @@ func TestReadable(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateNamesTheOutput checks that an output that cannot be made is
+// named in the error, not the temporary file it would have been written
+// to first.
+func TestCreateNamesTheOutput(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "no", "such", "x.csv")
+	_, err := Create(name, nil)
+	want := name + ": no such file or directory (no directory " + filepath.Dir(name) + ")"
+	if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Create = %v, want %q, which errors.Is takes for fs.ErrNotExist", err, want)
+	}
+}

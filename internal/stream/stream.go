@@ -646,6 +646,15 @@ func newAtomicFile(name, path string, old os.FileInfo, perm os.FileMode) (*Atomi
 	}
 	f, err := os.CreateTemp(dir, "."+base+".frctool-*.tmp")
 	if err != nil {
+		// The temporary file's name means nothing to the user: say what
+		// stops the output itself ("x.csv: no such file or directory").
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s: %w (no directory %s)", name, err, filepath.Clean(dir))
+			}
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &AtomicFile{File: f, target: path, perm: perm, old: old}, nil
