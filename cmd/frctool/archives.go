@@ -426,8 +426,15 @@ func (a *archives) inputIDs() []fileID {
 func (a *archives) checkOutputs(cmd *cli.Command, outs ...string) error {
 	inputs := a.inputIDs()
 	var seen []fileID
+	stdout := 0
 	for _, o := range outs {
-		if o == "" || o == "-" {
+		if o == "-" {
+			if stdout++; stdout > 1 {
+				return usagef(cmd, "two outputs go to standard output; give all but one a FILE")
+			}
+			continue
+		}
+		if o == "" {
 			continue
 		}
 		id := identify(o)

@@ -748,3 +748,22 @@ func TestShowTwoOutputs(t *testing.T) {
 		t.Errorf("%s was written", name)
 	}
 }
+
+// TestTwoOutputsOnStdout: stats' table and page cannot both go to
+// standard output, where they would run into each other.
+func TestTwoOutputsOnStdout(t *testing.T) {
+	runCases(t, []runCase{
+		{
+			name:     "the table and the page",
+			args:     []string{"stats", "-q", "--html", "-", statsFixture},
+			stderr:   "frctool: two outputs go to standard output; give all but one a FILE\nRun 'frctool stats --help' for usage.\n",
+			exitCode: 2,
+		},
+		{
+			name:     "filter's rejects keep their own words",
+			args:     []string{"filter", "-q", "--rejects", "-", statsFixture},
+			stderr:   "frctool: --rejects needs a FILE; the selected games go to stdout\nRun 'frctool filter --help' for usage.\n",
+			exitCode: 2,
+		},
+	})
+}

@@ -114,6 +114,9 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if cmd.String("rejects") == "-" {
+		return usagef(cmd, "--rejects needs a FILE; the selected games go to stdout")
+	}
 	if err := a.checkOutputs(cmd, cmd.String("output"), cmd.String("rejects")); err != nil {
 		return err
 	}
@@ -123,10 +126,6 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	}
 	var rejects *stream.Output
 	if name := cmd.String("rejects"); name != "" {
-		if name == "-" {
-			out.Abort()
-			return usagef(cmd, "--rejects needs a FILE; the selected games go to stdout")
-		}
 		if rejects, err = stream.Create(name, nil); err != nil {
 			out.Abort()
 			return err
