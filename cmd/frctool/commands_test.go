@@ -735,6 +735,15 @@ func TestTextCommandsOutput(t *testing.T) {
 	}
 }
 
+// TestShowSVGOnStdout: --svg - alone puts the SVG, and nothing else, on
+// standard output.
+func TestShowSVGOnStdout(t *testing.T) {
+	stdout, stderr, code := frctool(t, "", "show", "--svg", "-", "518")
+	if code != 0 || !strings.HasPrefix(stdout, "<?xml") || !strings.HasSuffix(strings.TrimSpace(stdout), "</svg>") || stderr != "" {
+		t.Errorf("exit %d, stderr %q, stdout starting %.40q; want 0 and an SVG document alone", code, stderr, stdout)
+	}
+}
+
 // TestShowTwoOutputs: show's text and its SVG cannot be one file.
 func TestShowTwoOutputs(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "same.txt")

@@ -26,7 +26,8 @@ func showCommand() *cli.Command {
 for 0), its back rank (RNBQKBNR, or German TSLDKLST) or its FEN, as a Unicode
 diagram with both numbers and both FEN styles. A DFRC start FEN is drawn
 with each side's number. With --svg the board is also drawn as an SVG image
-into FILE, which is replaced only once it is completely written.` +
+into FILE, which is replaced only once it is completely written; --svg - puts
+the image alone on standard output.` +
 			examplesHead +
 			"frctool show 518" + nextExample +
 			"frctool show --svg sp0.svg BBQNNRKR",
@@ -48,22 +49,28 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	pos := fen.StartPosition(white, black)
+	svg := cmd.String("svg")
+	// --svg - alone puts the image on standard output, without the
+	// diagram, which would make it no SVG file.
+	diagram := svg != "-" || cmd.IsSet("output")
 	// Two outputs, checked as the archive commands check theirs (show
 	// reads no files).
-	if err := new(archives).checkOutputs(cmd, cmd.String("output"), cmd.String("svg")); err != nil {
-		return err
+	if diagram {
+		if err := new(archives).checkOutputs(cmd, cmd.String("output"), svg); err != nil {
+			return err
+		}
+		o, out, err := textOutput(cmd)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriter(out)
+		writeDiagram(w, &pos, white, black)
+		if err := finishTextOutput(ctx, o, w.Flush()); err != nil {
+			return err
+		}
 	}
-	o, out, err := textOutput(cmd)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(out)
-	writeDiagram(w, &pos, white, black)
-	if err := finishTextOutput(ctx, o, w.Flush()); err != nil {
-		return err
-	}
-	if file := cmd.String("svg"); file != "" {
-		if err := writeSVGFile(ctx, file, cmd.Root().Writer, &pos); err != nil {
+	if svg != "" {
+		if err := writeSVGFile(ctx, svg, cmd.Root().Writer, &pos); err != nil {
 			return fmt.Errorf("--svg: %w", err)
 		}
 	}
