@@ -735,6 +735,17 @@ func TestTextCommandsOutput(t *testing.T) {
 	}
 }
 
+// TestTreeMovesNamedByFlag: a line of moves that cannot be played is
+// named by the flag that gave it.
+func TestTreeMovesNamedByFlag(t *testing.T) {
+	runCases(t, []runCase{{
+		name:     "an illegal move",
+		args:     []string{"tree", "--rank", "BBQNNRKR", "--moves", "1. e9", statsFixture},
+		stderr:   "frctool: --moves: move 1. invalid move 'e9': not a move in SAN, long algebraic or UCI notation\nRun 'frctool tree --help' for usage.\n",
+		exitCode: 2,
+	}})
+}
+
 // TestShowSVGOnStdout: --svg - alone puts the SVG, and nothing else, on
 // standard output.
 func TestShowSVGOnStdout(t *testing.T) {

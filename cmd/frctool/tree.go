@@ -143,6 +143,9 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	f, err := tree.NewForest(opts)
+	if errors.Is(err, tree.ErrMoves) { // "moves: move 1. ...", the flag's
+		return usagef(cmd, "--%v", err)
+	}
 	if err != nil {
 		return usagef(cmd, "%v", err)
 	}
