@@ -39,6 +39,38 @@ func outputFlag() cli.Flag {
 	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (.gz, .bz2, .zst compress; replaced atomically) instead of stdout", Value: "-"}
 }
 
+// openOutputs checks the outputs named (checkOutputs) and makes each that
+// is not empty, before anything is read, so that one that cannot be made
+// (its directory does not exist) is named at once: the others stay nil.
+func (a *archives) openOutputs(cmd *cli.Command, names ...string) ([]*stream.Output, error) {
+	if err := a.checkOutputs(cmd, names...); err != nil {
+		return nil, err
+	}
+	return createOutputs(cmd, names...)
+}
+
+// createOutputs makes an output for each name that is not empty, or none
+// when one cannot be made; the others stay nil.
+func createOutputs(cmd *cli.Command, names ...string) ([]*stream.Output, error) {
+	outs := make([]*stream.Output, len(names))
+	for i, name := range names {
+		if name == "" {
+			continue
+		}
+		out, err := stream.Create(name, cmd.Root().Writer)
+		if err != nil {
+			for _, o := range outs[:i] {
+				if o != nil {
+					o.Abort()
+				}
+			}
+			return nil, err
+		}
+		outs[i] = out
+	}
+	return outs, nil
+}
+
 // textOutput opens -o for the commands that write lines of text (identify,
 // convert, random): nil and the command's standard output when it is "-",
 // so that rows and messages keep their order on a terminal, else the file,
@@ -424,7 +456,12 @@ func (a *archives) inputIDs() []fileID {
 // spellings of a name are caught. "-" and "" (stdout) are not files, and
 // character devices such as /dev/null may be named any number of times.
 func (a *archives) checkOutputs(cmd *cli.Command, outs ...string) error {
-	inputs := a.inputIDs()
+	return checkOutputs(cmd, a.inputIDs(), outs...)
+}
+
+// checkOutputs is archives.checkOutputs against the given inputs, for a
+// command that reads no archives (show).
+func checkOutputs(cmd *cli.Command, inputs []fileID, outs ...string) error {
 	var seen []fileID
 	stdout := 0
 	for _, o := range outs {

@@ -86,20 +86,11 @@ func runDedup(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := a.checkOutputs(cmd, cmd.String("output"), cmd.String("duplicates")); err != nil {
-		return err
-	}
-	out, err := stream.Create(cmd.String("output"), cmd.Root().Writer)
+	outs, err := a.openOutputs(cmd, cmd.String("output"), cmd.String("duplicates"))
 	if err != nil {
 		return err
 	}
-	var dups *stream.Output
-	if name := cmd.String("duplicates"); name != "" {
-		if dups, err = stream.Create(name, nil); err != nil {
-			out.Abort()
-			return err
-		}
-	}
+	out, dups := outs[0], outs[1]
 	var dw io.Writer // a nil *stream.Output would not be a nil io.Writer
 	if dups != nil {
 		dw = dups

@@ -122,13 +122,11 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := a.checkOutputs(cmd, output); err != nil {
-		return err
-	}
-	out, err := stream.Create(output, cmd.Root().Writer)
+	outs, err := a.openOutputs(cmd, output)
 	if err != nil {
 		return err
 	}
+	out := outs[0]
 	w, err := export.NewWriter(out, format, opts)
 	if err != nil {
 		out.Abort()

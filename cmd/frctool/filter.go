@@ -117,20 +117,11 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	if cmd.String("rejects") == "-" {
 		return usagef(cmd, "--rejects needs a FILE; the selected games go to stdout")
 	}
-	if err := a.checkOutputs(cmd, cmd.String("output"), cmd.String("rejects")); err != nil {
-		return err
-	}
-	out, err := stream.Create(cmd.String("output"), cmd.Root().Writer)
+	outs, err := a.openOutputs(cmd, cmd.String("output"), cmd.String("rejects"))
 	if err != nil {
 		return err
 	}
-	var rejects *stream.Output
-	if name := cmd.String("rejects"); name != "" {
-		if rejects, err = stream.Create(name, nil); err != nil {
-			out.Abort()
-			return err
-		}
-	}
+	out, rejects := outs[0], outs[1]
 	var rw io.Writer // a nil *stream.Output would not be a nil io.Writer
 	if rejects != nil {
 		rw = rejects

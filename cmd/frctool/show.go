@@ -56,7 +56,7 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 	// Two outputs, checked as the archive commands check theirs (show
 	// reads no files).
 	if diagram {
-		if err := new(archives).checkOutputs(cmd, cmd.String("output"), svg); err != nil {
+		if err := checkOutputs(cmd, nil, cmd.String("output"), svg); err != nil {
 			return err
 		}
 		o, out, err := textOutput(cmd)

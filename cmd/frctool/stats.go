@@ -150,16 +150,12 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := a.checkOutputs(cmd, cmd.String("output"), chartName, htmlName); err != nil {
-		return err
-	}
 	if cmd.Bool("merge") && a.where != nil {
 		return usagef(cmd, "--merge adds up counts already made: select games when counting them, not when merging")
 	}
-	// The outputs are made before anything is read, so that one that
-	// cannot be (a directory that does not exist) is named at once, and
-	// they appear together at the end, or none of them.
-	outs, err := createOutputs(cmd, cmd.String("output"), chartName, htmlName)
+	// The table, the chart and the page appear together at the end, or
+	// none of them (commitAll).
+	outs, err := a.openOutputs(cmd, cmd.String("output"), chartName, htmlName)
 	if err != nil {
 		return err
 	}
@@ -275,27 +271,4 @@ func mergeStats(ctx context.Context, a *archives, s *stats.Stats, withDFRC, grou
 		}
 		return nil
 	})
-}
-
-// createOutputs makes an output for each name that is not empty (the
-// table, the chart, the page), or none when one cannot be made; the
-// others stay nil.
-func createOutputs(cmd *cli.Command, names ...string) ([]*stream.Output, error) {
-	outs := make([]*stream.Output, len(names))
-	for i, name := range names {
-		if name == "" {
-			continue
-		}
-		out, err := stream.Create(name, cmd.Root().Writer)
-		if err != nil {
-			for _, o := range outs[:i] {
-				if o != nil {
-					o.Abort()
-				}
-			}
-			return nil, err
-		}
-		outs[i] = out
-	}
-	return outs, nil
 }

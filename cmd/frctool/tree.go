@@ -139,9 +139,6 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	output := cmd.String("output")
-	if err := a.checkOutputs(cmd, output); err != nil {
-		return err
-	}
 	f, err := tree.NewForest(opts)
 	if errors.Is(err, tree.ErrMoves) { // "moves: move 1. ...", the flag's
 		return usagef(cmd, "--%v", err)
@@ -155,12 +152,11 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		// only collect in vain.
 		boundMemory()
 	}
-	// Made before anything is read, so that an output that cannot be (a
-	// directory that does not exist) is named at once.
-	out, err := stream.Create(output, cmd.Root().Writer)
+	outs, err := a.openOutputs(cmd, output)
 	if err != nil {
 		return err
 	}
+	out := outs[0]
 	if merge {
 		err = mergeTrees(ctx, a, f)
 		if err == nil && cmd.IsSet("depth") && f.Depth() != int(cmd.Int("depth")) {
