@@ -390,11 +390,40 @@ type readRow struct {
 }
 
 // rowKeys are the keys a row's counts are read from, in the order of the
-// fields of rowDecoder's struct; sum_plies and ply_games may be missing
-// (ply_games is, in documents written before it).
-var rowKeys = [...]string{"sp", "games", "white_wins", "draws", "black_wins", "unfinished",
-	"sum_plies", "ply_games", "white_elo_sum", "white_elo_games", "black_elo_sum", "black_elo_games",
-	"rated_games", "rated_half_points", "expected_sum_e9", "diff_sq_sum_e9"}
+// fields of rowDecoder's struct, each with the count it fills; sp has
+// none. sum_plies and ply_games may be missing (ply_games is, in
+// documents written before it), and are read as pointers.
+var rowKeys = [...]struct {
+	key   string
+	count func(c *Counts) *int64
+}{
+	{"sp", nil},
+	{"games", func(c *Counts) *int64 { return &c.Games }},
+	{"white_wins", func(c *Counts) *int64 { return &c.WhiteWins }},
+	{"draws", func(c *Counts) *int64 { return &c.Draws }},
+	{"black_wins", func(c *Counts) *int64 { return &c.BlackWins }},
+	{"unfinished", func(c *Counts) *int64 { return &c.Unfinished }},
+	{"sum_plies", func(c *Counts) *int64 { return &c.Plies }},
+	{"ply_games", func(c *Counts) *int64 { return &c.PlyGames }},
+	{"white_elo_sum", func(c *Counts) *int64 { return &c.WhiteEloSum }},
+	{"white_elo_games", func(c *Counts) *int64 { return &c.WhiteEloGames }},
+	{"black_elo_sum", func(c *Counts) *int64 { return &c.BlackEloSum }},
+	{"black_elo_games", func(c *Counts) *int64 { return &c.BlackEloGames }},
+	{"rated_games", func(c *Counts) *int64 { return &c.RatedGames }},
+	{"rated_half_points", func(c *Counts) *int64 { return &c.RatedHalfPoints }},
+	{"expected_sum_e9", func(c *Counts) *int64 { return &c.ExpectedSum }},
+	{"diff_sq_sum_e9", func(c *Counts) *int64 { return &c.DiffSqSum }},
+}
+
+// isRowKey reports whether key is one of rowKeys.
+func isRowKey(key string) bool {
+	for _, k := range rowKeys {
+		if k.key == key {
+			return true
+		}
+	}
+	return false
+}
 
 // rowDecoder decodes rows into a struct made for the document's group
 // fields (reflect.StructOf): a field for each count, each group value and
@@ -406,9 +435,8 @@ var rowKeys = [...]string{"sp", "games", "white_wins", "draws", "black_wins", "u
 // column's value: encoding/json matches names regardless of case when no
 // field has the exact name.
 type rowDecoder struct {
-	v       reflect.Value // a pointer to the struct
-	names   []string      // the group fields, whose values follow the counts
-	columns int           // the fields of the other columns, after the groups'
+	v     reflect.Value // a pointer to the struct
+	names []string      // the group fields, whose values follow the counts
 }
 
 // passedOver is a column that is not read: its value is skipped.
@@ -428,14 +456,14 @@ func newRowDecoder(names []string) *rowDecoder {
 	field := func(key string, t reflect.Type) {
 		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", len(fields)), Type: t, Tag: reflect.StructTag(`json:"` + key + `"`)})
 	}
-	for _, key := range rowKeys {
-		switch key {
+	for _, k := range rowKeys {
+		switch k.key {
 		case "sp":
-			field(key, rawType)
+			field(k.key, rawType)
 		case "sum_plies", "ply_games":
-			field(key, maybeType)
+			field(k.key, maybeType)
 		default:
-			field(key, countType)
+			field(k.key, countType)
 		}
 	}
 	for _, name := range names {
@@ -443,9 +471,8 @@ func newRowDecoder(names []string) *rowDecoder {
 	}
 	rd := &rowDecoder{names: names}
 	for _, c := range Columns {
-		if !slices.Contains(rowKeys[:], c) {
+		if !isRowKey(c) {
 			field(c, passedType)
-			rd.columns++
 		}
 	}
 	rd.v = reflect.New(reflect.StructOf(fields))
@@ -499,20 +526,25 @@ func (rd *rowDecoder) fill(r *readRow) error {
 	default:
 		return fmt.Errorf("%w: a row has sp %s", ErrNotStats, words.Quote(sp))
 	}
-	sumPlies, plyGames := v.Field(6), v.Field(7)
-	if sumPlies.IsNil() {
-		return fmt.Errorf("%w: a row has no sum_plies", ErrNotStats)
-	}
 	c := &r.Counts
-	c.Games, c.WhiteWins, c.Draws, c.BlackWins, c.Unfinished = v.Field(1).Int(), v.Field(2).Int(), v.Field(3).Int(), v.Field(4).Int(), v.Field(5).Int()
-	c.Plies = sumPlies.Elem().Int()
-	// Documents written before ply_games counted every game's length.
-	c.PlyGames = c.Games
-	if !plyGames.IsNil() {
-		c.PlyGames = plyGames.Elem().Int()
+	*c = Counts{}
+	hasPlyGames := false
+	for i, k := range rowKeys[1:] {
+		f := v.Field(1 + i)
+		switch {
+		case f.Kind() != reflect.Pointer:
+			*k.count(c) = f.Int()
+		case !f.IsNil():
+			*k.count(c) = f.Elem().Int()
+			hasPlyGames = hasPlyGames || k.key == "ply_games"
+		case k.key == "sum_plies":
+			return fmt.Errorf("%w: a row has no sum_plies", ErrNotStats)
+		}
 	}
-	c.WhiteEloSum, c.WhiteEloGames, c.BlackEloSum, c.BlackEloGames = v.Field(8).Int(), v.Field(9).Int(), v.Field(10).Int(), v.Field(11).Int()
-	c.RatedGames, c.RatedHalfPoints, c.ExpectedSum, c.DiffSqSum = v.Field(12).Int(), v.Field(13).Int(), v.Field(14).Int(), v.Field(15).Int()
+	// Documents written before ply_games counted every game's length.
+	if !hasPlyGames {
+		c.PlyGames = c.Games
+	}
 	r.values = r.values[:0]
 	for i, name := range rd.names {
 		value, err := groupValue(v.Field(len(rowKeys)+i).Bytes(), name)
@@ -585,7 +617,7 @@ func isRowColumn(key string) bool {
 	case "white_sp", "black_sp":
 		return true
 	}
-	return slices.Contains(Columns, key) || slices.Contains(rowKeys[:], key)
+	return slices.Contains(Columns, key) || isRowKey(key)
 }
 
 // isGroupField reports whether key names a field a row can be grouped by.
