@@ -67,6 +67,40 @@ func Detect(head []byte) Compression {
 	return None
 }
 
+// sniff returns the first bytes of br, enough for Detect: as many as the
+// first read gives, up to four, and more only while they could still be
+// the start of a magic number. A line typed at a terminal ("0" and Enter)
+// is two bytes that start none, and must be read at once, not held until
+// a second line brings the fourth byte.
+func sniff(br *bufio.Reader) ([]byte, error) {
+	head, err := br.Peek(1)
+	for err == nil {
+		head, _ = br.Peek(min(br.Buffered(), 4))
+		if len(head) == 4 || !magicPrefix(head) {
+			return head, nil
+		}
+		head, err = br.Peek(len(head) + 1)
+	}
+	return head, err
+}
+
+// magicPrefix tells whether head, shorter than four bytes, could be the
+// start of a magic number Detect knows.
+func magicPrefix(head []byte) bool {
+	// A skippable frame's first byte may end in any of 16 values.
+	frame := [4]byte{0x50, 0x2a, 0x4d, 0x18}
+	copy(frame[:], head)
+	if isSkippable(frame[:]) {
+		return true
+	}
+	for _, m := range magics {
+		if len(head) < len(m.magic) && bytes.HasPrefix(m.magic, head) {
+			return true
+		}
+	}
+	return false
+}
+
 // ByExtension returns the compression a file name asks for: .gz, .bz2,
 // .zst (or .zstd); None otherwise.
 func ByExtension(name string) Compression {
@@ -172,7 +206,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 	}
 	in.counter = &countingReader{r: in.src}
 	br := bufio.NewReaderSize(in.counter, 256<<10)
-	head, err := br.Peek(4)
+	head, err := sniff(br)
 	if err != nil && err != io.EOF && len(head) == 0 {
 		in.Close()
 		if errors.Is(err, ctx.Err()) {

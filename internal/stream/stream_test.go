@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
+	"time"
 )
 
 func TestDetectAndExtension(t *testing.T) {
@@ -176,4 +178,79 @@ func TestWriteback(t *testing.T) {
 		}
 		next = s.off + s.n
 	}
+}
+
+// A first read shorter than four bytes is enough when it starts no magic
+// number: a line typed at a terminal is read at once. A magic number that
+// comes a byte a read is still recognised.
+func TestOpenShortFirstRead(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		first string // written, and then the pipe waits
+		want  Compression
+	}{
+		{"a short line", "0\n", None},
+		{"one byte", "K", None},
+		{"an empty line", "\n", None},
+		{"a zstd-like open parenthesis and a newline", "(\n", None},
+		{"B and a newline", "B\n", None},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			go io.WriteString(pw, tt.first)
+			type opened struct {
+				in  *Input
+				got []byte
+				err error
+			}
+			done := make(chan opened, 1)
+			go func() {
+				in, err := Open("-", pr)
+				if err != nil {
+					done <- opened{err: err}
+					return
+				}
+				got := make([]byte, len(tt.first))
+				_, err = io.ReadFull(in, got)
+				done <- opened{in, got, err}
+			}()
+			select {
+			case o := <-done:
+				if o.err != nil || string(o.got) != tt.first || o.in.Compression != tt.want {
+					t.Errorf("read %q as %v (err %v), want %q as %v", o.got, o.in.Compression, o.err, tt.first, tt.want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Open waits for more than the first read gave")
+			}
+		})
+	}
+	for _, c := range []Compression{Gzip, Bzip2, Zstd} {
+		t.Run(c.String()+" a byte a read", func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			out, _ := CreateCompressed(path, c, 0o600)
+			io.WriteString(out, "[Event \"x\"]\n")
+			if err := out.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(path)
+			in, err := Open("-", iotest.OneByteReader(bytes.NewReader(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(in)
+			if err != nil || string(got) != "[Event \"x\"]\n" || in.Compression != c {
+				t.Errorf("read %q as %v (err %v)", got, in.Compression, err)
+			}
+		})
+	}
+	t.Run("a skippable frame a byte a read", func(t *testing.T) {
+		in, err := Open("-", iotest.OneByteReader(bytes.NewReader([]byte{0x5e, 0x2a, 0x4d, 0x18, 0, 0, 0, 0})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Compression != Zstd {
+			t.Errorf("detected %v, want zstd", in.Compression)
+		}
+	})
 }
