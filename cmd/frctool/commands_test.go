@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -785,5 +787,83 @@ func TestTwoOutputsOnStdout(t *testing.T) {
 			stderr:   "frctool: --rejects needs a FILE; the selected games go to stdout\nRun 'frctool filter --help' for usage.\n",
 			exitCode: 2,
 		},
+	})
+}
+
+// identify and convert answer each line of standard input when it comes,
+// as a user typing at a terminal, or a program that writes a position and
+// waits for its row, expects; and they read compressed input as the
+// archive commands do.
+func TestLinesAnsweredAsTheyCome(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		args   []string
+		header string   // the row before any input, if any
+		lines  []string // written one at a time, each after the row before
+		rows   []string
+	}{
+		{"identify", []string{"identify", "--format", "csv"}, "input,sp,fritz9,white_sp,black_sp,rank,error",
+			[]string{"RNBQKBNR\n", "# a comment, no row\n\nBBQNNRKR\n"},
+			[]string{"RNBQKBNR,518,359,518,518,RNBQKBNR,", "BBQNNRKR,0,81,0,0,BBQNNRKR,"}},
+		{"convert", []string{"convert", "--from", "scharnagl", "--to", "rank"}, "",
+			[]string{"0\n", "518\n", "959\n"},
+			[]string{"BBQNNRKR", "RNBQKBNR", "RKRNNQBB"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			var stderr bytes.Buffer
+			done := make(chan int, 1)
+			go func() {
+				code := run(context.Background(), append([]string{"frctool"}, tt.args...), inR, outW, &stderr)
+				outW.Close()
+				done <- code
+			}()
+			rows := bufio.NewScanner(outR)
+			got := make(chan string)
+			go func() {
+				for rows.Scan() {
+					got <- rows.Text()
+				}
+				close(got)
+			}()
+			next := func() string {
+				select {
+				case row := <-got:
+					return row
+				case <-time.After(10 * time.Second):
+					t.Fatal("no row before more input came")
+				}
+				return ""
+			}
+			if tt.header != "" {
+				if row := next(); row != tt.header {
+					t.Errorf("header %q, want %q", row, tt.header)
+				}
+			}
+			for i, line := range tt.lines {
+				io.WriteString(inW, line)
+				if row := next(); row != tt.rows[i] {
+					t.Errorf("after %q: row %q, want %q", line, row, tt.rows[i])
+				}
+			}
+			inW.Close()
+			if row, more := <-got; more {
+				t.Errorf("a row more: %q", row)
+			}
+			if code := <-done; code != 0 {
+				t.Errorf("exit %d: %s", code, stderr.String())
+			}
+		})
+	}
+	t.Run("compressed", func(t *testing.T) {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		io.WriteString(zw, "RNBQKBNR\n")
+		zw.Close()
+		stdout, stderr, code := frctool(t, z.String(), "identify", "--format", "csv")
+		if want := "input,sp,fritz9,white_sp,black_sp,rank,error\nRNBQKBNR,518,359,518,518,RNBQKBNR,\n"; code != 0 || stdout != want {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 0, %q", code, stdout, stderr, want)
+		}
 	})
 }

@@ -15,7 +15,8 @@ func convertCommand() *cli.Command {
 		Usage:     "convert start positions between SP, Fritz9 number, back rank and FEN",
 		ArgsUsage: "[VALUE...]",
 		Description: `Reads each VALUE, or each line of standard input when there are none or
-for a VALUE of - (blank lines and lines starting with # are skipped), in the
+for a VALUE of - (plain, gzip, bzip2 or zstd; blank lines and lines starting
+with # are skipped; a row is written as soon as its line is read), in the
 --from notation and prints it in the --to notation, one result per line. A
 value that cannot be read is named on stderr and leaves its line empty; the
 exit status is then 1.

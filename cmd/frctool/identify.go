@@ -19,7 +19,8 @@ func identifyCommand() *cli.Command {
 		Usage:     "tell which Chess960 start position a FEN, EPD line or back rank shows",
 		ArgsUsage: "[INPUT...]",
 		Description: `Reads each INPUT, or each line of standard input when there are none or
-for an INPUT of - (blank lines and lines starting with # are skipped): a FEN
+for an INPUT of - (plain, gzip, bzip2 or zstd; blank lines and lines starting
+with # are skipped; a row is written as soon as its line is read): a FEN
 or EPD record in any castling style, or a back rank such as RNBQKBNR (German
 TSLDKLST too). Prints one row per input with its Scharnagl number (SP) and
 Fritz9 number.

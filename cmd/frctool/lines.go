@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/internal/words"
 	"github.com/urfave/cli/v3"
 )
@@ -82,15 +83,41 @@ func eachRow(ctx context.Context, cmd *cli.Command, out *bufio.Writer, header st
 	}
 
 	stdin := func() error {
-		lines := lineReader{r: bufio.NewReaderSize(&interruptibleReader{ctx: ctx, r: cmd.Root().Reader}, 64<<10)}
+		if err := out.Flush(); err != nil { // the header, before any wait
+			return err
+		}
+		in, err := stream.OpenContext(ctx, "-", cmd.Root().Reader)
+		if err != nil {
+			return interrupted(ctx, err) // named "stdin: ..." already
+		}
+		defer in.Close()
+		readError := func(err error) error {
+			if in.Compression == stream.None { // else named with its format
+				err = fmt.Errorf("stdin: %w", err)
+			}
+			return interrupted(ctx, err)
+		}
+		lines := lineReader{r: bufio.NewReaderSize(in, 64<<10)}
 		for n := 1; ; n++ {
+			if lines.r.Buffered() == 0 {
+				// The next read may wait for a line being typed, or
+				// for a program that asks and waits for the answer:
+				// the rows so far go out first.
+				if err := out.Flush(); err != nil {
+					return err
+				}
+			}
 			line, tooLong, err := lines.next()
 			if err != nil && err != io.EOF {
 				out.Flush()
-				if ctx.Err() != nil {
-					return errors.New("interrupted")
-				}
-				return fmt.Errorf("stdin: %w", err)
+				return readError(err)
+			}
+			if n%1024 == 0 && ctx.Err() != nil {
+				// Only a read that waits sees the signal; a pipe that
+				// always has more (yes RNBQKBNR | frctool identify)
+				// is stopped here.
+				out.Flush()
+				return interrupted(ctx, ctx.Err())
 			}
 			if tooLong {
 				if err := emit("stdin", n, nil, errLineTooLong); err != nil {
@@ -185,44 +212,12 @@ func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// interruptibleReader lets a Read that is blocked (on a terminal, or a pipe
-// whose writer is idle) give way when ctx ends. main turns Ctrl-C into the
-// end of ctx instead of the end of the process, so without this a command
-// waiting for input could not be interrupted. Each Read runs in a goroutine
-// into a private buffer; one left blocked at the end is abandoned with the
-// process. The cost is one goroutine per read of up to 64 KiB.
-type interruptibleReader struct {
-	ctx     context.Context
-	r       io.Reader
-	buf     []byte
-	pending chan readResult // a Read still running after ctx ended
-}
-
-type readResult struct {
-	n   int
-	err error
-}
-
-func (ir *interruptibleReader) Read(p []byte) (int, error) {
-	if err := ir.ctx.Err(); err != nil || ir.pending != nil {
-		return 0, context.Cause(ir.ctx)
+// interrupted is err, or the error of a read stopped by ctx.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
 	}
-	if cap(ir.buf) < len(p) {
-		ir.buf = make([]byte, len(p))
-	}
-	buf := ir.buf[:len(p)]
-	done := make(chan readResult, 1)
-	go func() {
-		n, err := ir.r.Read(buf)
-		done <- readResult{n, err}
-	}()
-	select {
-	case res := <-done:
-		return copy(p, buf[:res.n]), res.err
-	case <-ir.ctx.Done():
-		ir.pending = done
-		return 0, context.Cause(ir.ctx)
-	}
+	return err
 }
 
 // choice returns the value of a flag that takes one of a few words, or a
