@@ -360,6 +360,42 @@ func (s *Splitter) Close() error {
 // one to Abort rather than Close.
 func (s *Splitter) WriteFailed() bool { return s.writeErr != nil }
 
+// End ends the run that stopped with err, nil when its inputs were read to
+// their end, and returns the run's error. The files are closed, with every
+// game read whole written out, even after an input could not be read to
+// its end (the game it cut short is in incomplete.pgn). A run stopped by a
+// canceled context, or whose writing or closing failed, is put back
+// instead, as by Abort: its error is then a *RollbackError.
+func (s *Splitter) End(err error) error {
+	if !errors.Is(err, context.Canceled) && !s.WriteFailed() {
+		cerr := s.Close()
+		if cerr == nil {
+			return err
+		}
+		err = cerr
+	}
+	return &RollbackError{Dir: s.opts.Dir, Err: err, Restore: s.Abort()}
+}
+
+// RollbackError is the error of a split run that End put back: Err stopped
+// it, and Restore, when not nil, is why the directory could not be put back
+// as it was.
+type RollbackError struct {
+	Dir     string
+	Err     error
+	Restore error
+}
+
+func (e *RollbackError) Error() string {
+	if e.Restore != nil {
+		return fmt.Sprintf("%v; putting %s back as it was: %v", e.Err, e.Dir, e.Restore)
+	}
+	return fmt.Sprintf("%v; %s left as it was", e.Err, e.Dir)
+}
+
+// Unwrap gives both errors to errors.Is and errors.As.
+func (e *RollbackError) Unwrap() []error { return []error{e.Err, e.Restore} }
+
 // Abort ends a run that must leave the directory as it found it: one
 // stopped by a signal, or whose writing failed. It drops the games held in
 // memory, closes the files, cuts every file the run wrote to back to its

@@ -572,3 +572,52 @@ func TestSplitAbort(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitEnd checks End's choice: a run that read its inputs to the end,
+// or stopped at an input it could not read, keeps its files; one stopped
+// by its context is put back, with a *RollbackError.
+func TestSplitEnd(t *testing.T) {
+	all := all960(t)
+	readErr := errors.New("input: read error")
+	for _, tt := range []struct {
+		name     string
+		err      error // what the reading stopped with
+		kept     bool  // the files written stay
+		rollback bool
+	}{
+		{"read to the end", nil, true, false},
+		{"an input not read to its end", readErr, true, false},
+		{"interrupted", context.Canceled, false, true},
+		{"interrupted, wrapped", fmt.Errorf("reading: %w", context.Canceled), false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			s, err := NewSplitter(SplitOptions{Dir: dir, Pattern: "sp-%03d.pgn"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Run(context.Background(), newReader(all, 0), RunOptions{Jobs: 2}); err != nil {
+				t.Fatal(err)
+			}
+			err = s.End(tt.err)
+			var rb *RollbackError
+			if errors.As(err, &rb) != tt.rollback {
+				t.Fatalf("End(%v) = %v; want a RollbackError: %v", tt.err, err, tt.rollback)
+			}
+			if tt.rollback {
+				if !errors.Is(err, tt.err) || rb.Restore != nil || rb.Dir != dir {
+					t.Errorf("End(%v) = %#v", tt.err, rb)
+				}
+				if want := tt.err.Error() + "; " + dir + " left as it was"; err.Error() != want {
+					t.Errorf("message %q, want %q", err, want)
+				}
+			} else if err != tt.err {
+				t.Errorf("End(%v) = %v, want it back", tt.err, err)
+			}
+			files := snapshot(t, dir)
+			if tt.kept != (len(files) == 960) || !tt.kept && files != nil {
+				t.Errorf("%d files after End (directory there: %v); want all 960 kept: %v", len(files), files != nil, tt.kept)
+			}
+		})
+	}
+}

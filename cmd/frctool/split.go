@@ -104,27 +104,14 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
 		return s.Run(ctx, r, selector.RunOptions(a.options()))
 	})
-	dir := cmd.String("output")
-	stopped := errors.Is(err, context.Canceled) || s.WriteFailed()
-	if !stopped {
-		// Close also after a reading error: the games already read are
-		// whole and are written out, and the one cut short is in
-		// incomplete.pgn.
-		if cerr := s.Close(); cerr != nil {
-			err, stopped = cerr, true
+	err = s.End(err)
+	var rollback *selector.RollbackError
+	if errors.As(err, &rollback) {
+		// Put back as it was, so that the run can simply be made again.
+		if rollback.Restore == nil && errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted; %s left as it was", rollback.Dir)
 		}
-	}
-	if stopped {
-		// Stopped by a signal, or a file could not be written: the files
-		// are put back as they were, so that the run can simply be made
-		// again.
-		if aerr := s.Abort(); aerr != nil {
-			return fmt.Errorf("%w; putting %s back as it was: %w", err, dir, aerr)
-		}
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted; %s left as it was", dir)
-		}
-		return fmt.Errorf("%w; %s left as it was", err, dir)
+		return err
 	}
 	sum := s.Summary()
 	left := ""
