@@ -50,6 +50,7 @@ func appendFloat(dst []byte, f float64) []byte {
 }
 
 func (k *worker) appendCSVRow(out []byte) []byte {
+	start := len(out)
 	for i := range k.w.columns {
 		if i > 0 {
 			out = append(out, ',')
@@ -71,7 +72,7 @@ func (k *worker) appendCSVRow(out []byte) []byte {
 			out = strconv.AppendBool(out, c.i != 0)
 		}
 	}
-	return append(out, '\n')
+	return csvfield.EndRecord(out, start)
 }
 
 const hexDigits = "0123456789abcdef"

@@ -771,3 +771,30 @@ func TestLatin1Tags(t *testing.T) {
 		})
 	}
 }
+
+// TestCSVOneColumn checks that a CSV of one column has a line for every
+// game, also where the value is null or empty: a blank line would be
+// skipped by encoding/csv (and pandas and DuckDB), and its row lost.
+func TestCSVOneColumn(t *testing.T) {
+	in := []byte("[Event \"\"]\n[WhiteElo \"2400\"]\n\n1. e4 *\n\n" + // an empty Event
+		"[Event \"x\"]\n\n1. e4 *\n\n" + // no WhiteElo
+		"[Event \"y\"]\n[WhiteElo \"?\"]\n\n1. e4 *\n\n")
+	for _, tt := range []struct {
+		column string
+		want   string
+	}{
+		{"event", "event\n\"\"\nx\ny\n"},
+		{"white_elo", "white_elo\n2400\n\"\"\n\"\"\n"},
+	} {
+		t.Run(tt.column, func(t *testing.T) {
+			out, _ := exportBytes(t, in, CSV, Options{Columns: []string{tt.column}}, RunOptions{Jobs: 1})
+			if string(out) != tt.want {
+				t.Errorf("got %q, want %q", out, tt.want)
+			}
+			recs, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+			if err != nil || len(recs) != 4 {
+				t.Errorf("read back %d records (%v), want the header and 3 rows", len(recs), err)
+			}
+		})
+	}
+}

@@ -56,3 +56,14 @@ func Append(dst, field []byte) []byte {
 	}
 	return append(dst, '"')
 }
+
+// EndRecord ends the record that begins at dst[start:] with a line feed.
+// A record that is one empty field is first written as "": a blank line
+// would be skipped by the readers (encoding/csv's, pandas', DuckDB's), and
+// its row lost, though encoding/csv's Writer writes one.
+func EndRecord(dst []byte, start int) []byte {
+	if len(dst) == start {
+		dst = append(dst, '"', '"')
+	}
+	return append(dst, '\n')
+}

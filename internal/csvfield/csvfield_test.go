@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,33 @@ func BenchmarkAppend(b *testing.B) {
 		for _, f := range fields {
 			row = Append(row, f)
 		}
+	}
+}
+
+func TestEndRecord(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		dst   string
+		start int
+		want  string
+	}{
+		{"one empty field", "", 0, "\"\"\n"},
+		{"one empty field after a record", "a,b\n", 4, "a,b\n\"\"\n"},
+		{"one field", "x", 0, "x\n"},
+		{"two empty fields", ",", 0, ",\n"},
+		{"a quoted empty field", `""`, 0, "\"\"\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(EndRecord([]byte(tt.dst), tt.start))
+			if got != tt.want {
+				t.Errorf("EndRecord(%q, %d) = %q, want %q", tt.dst, tt.start, got, tt.want)
+			}
+			cr := csv.NewReader(strings.NewReader(got))
+			cr.FieldsPerRecord = -1
+			recs, err := cr.ReadAll()
+			if err != nil || len(recs) != strings.Count(tt.want, "\n") {
+				t.Errorf("read back %q (%v): a record lost", recs, err)
+			}
+		})
 	}
 }
