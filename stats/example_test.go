@@ -46,3 +46,31 @@ func Example() {
 	// 0,81,BBQNNRKR,1,0,0,1,0,0.0000,0.0000,0.0000,0.7935,2.0,,,0,,,,,,
 	// 3 games, 3 identified (2 distinct SPs), 0 DFRC, 0 other start positions, 0 unknown, 0 warnings
 }
+
+// Write a few columns only, in an order of one's own.
+func ExampleReport_Columns() {
+	const archive = `[Result "1-0"]
+
+1. e4 1-0
+
+[Variant "Chess960"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"]
+[Result "1/2-1/2"]
+
+1. g3 1/2-1/2
+`
+	var s stats.Stats
+	r := pgn.NewReader(strings.NewReader(archive))
+	if err := stats.Run(context.Background(), r, &s, stats.RunOptions{Jobs: 1}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep := stats.Report{Stats: &s, Columns: []string{"rank", "games", "white_score"}}
+	if err := rep.WriteCSV(os.Stdout); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// rank,games,white_score
+	// BBQNNRKR,1,0.5000
+	// RNBQKBNR,1,1.0000
+}

@@ -3,14 +3,17 @@ package stats
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/frctool/frctool/internal/csvfield"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -21,9 +24,15 @@ type Report struct {
 	Options Options
 	// WithDFRC adds the table of DFRC pairs.
 	WithDFRC bool
+	// Columns, when not nil, are the columns of Columns that the table,
+	// CSV and Markdown writers write after the group-by fields, in this
+	// order (CheckColumns tells a choice that cannot be). JSON documents
+	// keep every column, which merging them needs.
+	Columns []string
 
 	rows, dfrcRows []Row
 	made, dfrcMade bool
+	pick           []int // Columns' index of each of the report's Columns
 }
 
 // Rows returns Stats.Rows(Options), worked out on the first call and kept:
@@ -39,8 +48,40 @@ func (rep *Report) Rows() []Row {
 }
 
 // Check returns ErrTooManyRows when the rows asked for would be more than
-// MaxRows (Stats.CheckRows); the writers check before they write.
-func (rep *Report) Check() error { return rep.Stats.CheckRows(rep.Options) }
+// MaxRows (Stats.CheckRows), and CheckColumns' error for a choice of
+// Columns that cannot be; the writers check before they write.
+func (rep *Report) Check() error {
+	if rep.Columns != nil {
+		if err := CheckColumns(rep.Columns); err != nil {
+			return err
+		}
+	}
+	return rep.Stats.CheckRows(rep.Options)
+}
+
+// Errors of a choice of columns.
+var (
+	ErrUnknownColumn = errors.New("unknown column")
+	ErrColumn        = errors.New("bad column choice")
+)
+
+// CheckColumns returns an error wrapping ErrUnknownColumn or ErrColumn when
+// names cannot be Report.Columns: a name not in Columns, a name given
+// twice, or no name at all.
+func CheckColumns(names []string) error {
+	if len(names) == 0 {
+		return fmt.Errorf("%w: no column named", ErrColumn)
+	}
+	for i, name := range names {
+		if !slices.Contains(Columns, name) {
+			return fmt.Errorf("%w %s; the columns are %s", ErrUnknownColumn, words.Quote(name), strings.Join(Columns, ", "))
+		}
+		if slices.Contains(names[:i], name) {
+			return fmt.Errorf("%w: %s is named twice", ErrColumn, name)
+		}
+	}
+	return nil
+}
 
 // DFRCRows returns Stats.DFRCRows(Options), as Rows does.
 func (rep *Report) DFRCRows() []Row {
@@ -50,10 +91,47 @@ func (rep *Report) DFRCRows() []Row {
 	return rep.dfrcRows
 }
 
-// Header returns the names of the columns: the group-by fields, then
-// Columns.
+// Header returns the names of the columns the text formats write: the
+// group-by fields, then Columns, or the report's choice of them.
 func (rep *Report) Header() []string {
+	if rep.Columns != nil {
+		return append(rep.Stats.GroupBy(), rep.Columns...)
+	}
 	return append(rep.Stats.GroupBy(), Columns...)
+}
+
+// Cells returns r's cells under Header: r.Cells, or the report's choice of
+// them.
+func (rep *Report) Cells(r *Row) []string {
+	all := r.Cells()
+	if rep.Columns == nil {
+		return all
+	}
+	if rep.pick == nil {
+		for _, name := range rep.Columns {
+			rep.pick = append(rep.pick, slices.Index(Columns, name))
+		}
+	}
+	groups := len(r.Group)
+	cells := all[:groups:groups]
+	for _, i := range rep.pick {
+		if i >= 0 { // an unknown name, which Check refuses
+			cells = append(cells, all[groups+i])
+		}
+	}
+	return cells
+}
+
+// TextColumn reports whether Header's column i holds text, which tables
+// align to the left, rather than numbers: a group-by field's value or the
+// back rank.
+func (rep *Report) TextColumn(i int) bool {
+	i -= len(rep.Stats.names)
+	names := Columns
+	if rep.Columns != nil {
+		names = rep.Columns
+	}
+	return i < 0 || i < len(names) && names[i] == "rank"
 }
 
 // Cells returns the row's columns as text, its group values then those of
@@ -129,30 +207,31 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 	if err := rep.Check(); err != nil {
 		return err
 	}
-	cw := csv.NewWriter(w)
-	header := rep.Header()
-	write := func(rows []Row) error {
-		if err := cw.Write(header); err != nil {
-			return err
-		}
-		for i := range rows {
-			if err := cw.Write(rows[i].Cells()); err != nil {
-				return err
+	b := bufio.NewWriterSize(w, 64<<10)
+	var line []byte
+	record := func(fields []string) {
+		line = line[:0]
+		for i, f := range fields {
+			if i > 0 {
+				line = append(line, ',')
 			}
+			line = csvfield.Append(line, []byte(f))
 		}
-		cw.Flush()
-		return cw.Error()
+		b.Write(csvfield.EndRecord(line, 0))
 	}
-	if err := write(rep.Rows()); err != nil {
-		return fmt.Errorf("writing CSV: %w", err)
+	write := func(rows []Row) {
+		record(rep.Header())
+		for i := range rows {
+			record(rep.Cells(&rows[i]))
+		}
 	}
+	write(rep.Rows())
 	if rep.WithDFRC {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return fmt.Errorf("writing CSV: %w", err)
-		}
-		if err := write(rep.DFRCRows()); err != nil {
-			return fmt.Errorf("writing CSV: %w", err)
-		}
+		b.WriteByte('\n')
+		write(rep.DFRCRows())
+	}
+	if err := b.Flush(); err != nil {
+		return fmt.Errorf("writing CSV: %w", err)
 	}
 	return nil
 }
@@ -165,11 +244,10 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	}
 	b := bufio.NewWriterSize(w, 64<<10)
 	header := rep.Header()
-	keys := len(header) - len(Columns) + 3 // group columns, sp, fritz9, rank
 	write := func(rows []Row) {
 		b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
 		for i := range header {
-			if i < keys {
+			if rep.TextColumn(i) || header[i] == "sp" || header[i] == "fritz9" { // the keys
 				b.WriteString(" --- |")
 			} else {
 				b.WriteString(" ---: |")
@@ -178,7 +256,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteByte('\n')
 		for i := range rows {
 			b.WriteString("| ")
-			for j, c := range rows[i].Cells() {
+			for j, c := range rep.Cells(&rows[i]) {
 				if j > 0 {
 					b.WriteString(" | ")
 				}

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/internal/words"
@@ -71,6 +70,10 @@ second table keyed white_sp:black_sp.
 --format defaults to table when standard output is a terminal and to csv
 otherwise (with -o, to the file's extension: .csv, .json, .md, else csv;
 a compression extension after it, as in .json.zst, is looked through).
+--columns LIST chooses and orders the columns of the table, CSV and Markdown
+after the group-by fields; JSON and the page keep them all. A table on a
+terminal too narrow for all of them shows those that fit, the key, rank,
+games and White's score first, and says which it left out.
 json is one document, {"rows": [...], "totals": {...}}, whose rows also carry
 the raw sums; --merge reads such documents instead of PGN and adds them up,
 giving exactly what one run over all their games gives. That is how a huge
@@ -87,11 +90,13 @@ read and the games selected.` +
 			"frctool stats tcec.pgn.zst" + nextExample +
 			"frctool stats --sort score --min-games 20 --chart score.svg --html stats.html archive.pgn" + nextExample +
 			"frctool stats --by fritz9 --format markdown --dfrc games/*.pgn > stats.md" + nextExample +
+			"frctool stats --columns sp,rank,games,white_score,p_value --sort score archive.pgn" + nextExample +
 			"frctool stats --speed blitz,rapid --min-elo 2000 --group-by speed --sort vs-expected lichess.pgn.zst" + nextExample +
 			"ls parts/*.pgn.zst | parallel frctool stats -q --dfrc --format json {} -o {.}.json\n" +
 			"   frctool stats --merge --dfrc parts/*.json --sort games",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` table, csv, json or markdown (default: table on a terminal, else csv)"},
+			&cli.StringFlag{Name: "columns", Usage: "write the columns `LIST` (comma-separated), in that order, after the group-by fields"},
 			&cli.StringFlag{Name: "sort", Usage: "order rows (within each group) by `KEY`: sp (the number, ascending), games, score, draws or vs-expected (largest first)", Value: "sp"},
 			&cli.StringFlag{Name: "group-by", Usage: "one table per value of `FIELD[,FIELD]`: a tag (Event, TimeControl) or a derived field (speed, year, elo_band, ...)"},
 			&cli.FloatFlag{Name: "fdr", Usage: "flag rows as significant at false discovery rate `Q` (Benjamini-Hochberg)", Value: stats.DefaultFDR},
@@ -139,6 +144,22 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	var columns []string
+	if cmd.IsSet("columns") {
+		if format == render.JSON {
+			return usagef(cmd, "--columns: a JSON document keeps every column, which --merge needs; choose the columns of csv, markdown or table")
+		}
+		columns = splitList(cmd.String("columns"))
+		if err := stats.CheckColumns(columns); err != nil {
+			return usagef(cmd, "--columns: %v", err)
+		}
+	}
+	// A table on a terminal is cut to the terminal's width, unless the
+	// columns were chosen.
+	fitTo := 0
+	if format == render.Table && columns == nil && isStdout(cmd.String("output")) {
+		fitTo = terminalWidth(cmd.Root().Writer)
+	}
 	chartName, htmlName := cmd.String("chart"), cmd.String("html")
 	if chartName != "" {
 		if _, err := render.ChartFormat(chartName); err != nil {
@@ -176,11 +197,15 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	case errors.Is(err, stats.ErrTooManyRows) || errors.Is(err, stats.ErrTooManyGroups):
 		err = fmt.Errorf("%w; group by fewer or coarser fields (year rather than date), or write a row per game with frctool export and group those", err)
 	}
-	rep := &stats.Report{Stats: &s, Options: opts, WithDFRC: withDFRC}
+	rep := &stats.Report{Stats: &s, Options: opts, WithDFRC: withDFRC, Columns: columns}
 	if err == nil {
 		if err = rep.Check(); err != nil {
 			err = fmt.Errorf("%w; leave out --all, or group by fewer fields", err)
 		}
+	}
+	var leftOut []string
+	if err == nil && fitTo > 0 {
+		leftOut = render.FitColumns(rep, fitTo)
 	}
 	if err == nil {
 		err = render.Write(out, rep, format)
@@ -198,6 +223,10 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	}
 	if err := commitAll(ctx, err, outs...); err != nil {
 		return err
+	}
+	if len(leftOut) > 0 {
+		fmt.Fprintf(cmd.Root().Writer, "(%s left out to fit the terminal: %s; --columns chooses them)\n",
+			words.Count(len(leftOut), "column", "columns"), strings.Join(leftOut, ", "))
 	}
 	sig, tested := stats.Significance(rep.Rows())
 	selected := ""
@@ -236,7 +265,7 @@ func statsFormat(cmd *cli.Command) (render.Format, error) {
 	if o := cmd.String("output"); o != "-" && o != "" {
 		return render.FormatOf(o), nil
 	}
-	if f, ok := cmd.Root().Writer.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if isTerminal(cmd.Root().Writer) {
 		return render.Table, nil
 	}
 	return render.CSV, nil

@@ -73,6 +73,10 @@ func TestStatsUsage(t *testing.T) {
 		{"stats", "--format", "xml", statsFixture},
 		{"stats", "--min-games", "-1", statsFixture},
 		{"stats", "--chart", "x.gif", statsFixture},
+		{"stats", "--columns", "sp,wins", statsFixture},
+		{"stats", "--columns", "sp,sp", statsFixture},
+		{"stats", "--columns", "sp", "--format", "json", statsFixture},
+		{"stats", "--columns", "sp", "-o", "x.json", statsFixture},
 	} {
 		if _, errs, code := statsRun(t, "", args...); code != 2 || !strings.Contains(errs, "frctool stats --help") {
 			t.Errorf("%v: exit %d, %s", args, code, errs)
@@ -300,5 +304,26 @@ func TestStatsTooManyRows(t *testing.T) {
 	// Without --all the same groups are a table of one row each.
 	if _, stderr, code := statsRun(t, "", "stats", "-q", "--group-by", "Event", "-o", out, in); code != 0 {
 		t.Errorf("without --all: exit %d: %s", code, stderr)
+	}
+}
+
+// TestStatsColumns: --columns chooses and orders the columns of CSV and
+// Markdown, after the group-by fields, and leaves the rows as they are.
+func TestStatsColumns(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"csv", []string{"--columns", "games,sp", "--sort", "games", "--min-games", "2"}, "games,sp\n8,518\n2,0\n"},
+		{"grouped", []string{"--columns", "sp", "--group-by", "Round", "--min-games", "8"}, "Round,sp\n,518\n"},
+		{"markdown", []string{"--columns", "rank,games", "--format", "markdown", "--min-games", "8"}, "| rank | games |\n| --- | ---: |\n| RNBQKBNR | 8 |\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := statsRun(t, "", append([]string{"stats", "-q", statsFixture}, tt.args...)...)
+			if code != 0 || out != tt.want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 0, %q", code, out, errs, tt.want)
+			}
+		})
 	}
 }

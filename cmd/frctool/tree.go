@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/stream"
@@ -269,7 +267,7 @@ func treeFormat(cmd *cli.Command) (string, error) {
 		}
 		return "csv", nil
 	}
-	if f, ok := cmd.Root().Writer.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if isTerminal(cmd.Root().Writer) {
 		return "table", nil
 	}
 	return "csv", nil

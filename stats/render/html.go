@@ -198,7 +198,7 @@ func WriteHTML(w io.Writer, rep *stats.Report, title string) error {
 	s := rep.Stats
 	overall := s.Overall()
 	t := &s.Totals
-	header := rep.Header()
+	header := append(s.GroupBy(), stats.Columns...) // every column: the page's own layout
 	table := func() htmlTable {
 		return htmlTable{Columns: header, RankColumn: len(header) - len(stats.Columns) + 2}
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/internal/words"
+	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/stats"
 )
 
@@ -99,13 +101,13 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 			widths[i] = text.StringWidthWithoutEscSequences(name)
 		}
 		for i := range rows {
-			for j, c := range rows[i].Cells() {
+			for j, c := range rep.Cells(&rows[i]) {
 				widths[j] = max(widths[j], text.StringWidthWithoutEscSequences(c))
 			}
 		}
 		for start := 0; start == 0 || start < len(rows); start += tableBlock {
 			end := min(start+tableBlock, len(rows))
-			t := newTable(names, widths)
+			t := newTable(rep, widths)
 			if start == 0 {
 				if title != "" {
 					t.SetTitle(title)
@@ -117,7 +119,7 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 				t.AppendHeader(header)
 			}
 			for i := start; i < end; i++ {
-				cells := rows[i].Cells()
+				cells := rep.Cells(&rows[i])
 				row := make(table.Row, len(cells))
 				for j, c := range cells {
 					row[j] = c
@@ -145,22 +147,94 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 // tableBlock is how many rows the table library is given at a time.
 const tableBlock = 1000
 
-// newTable returns a table of the columns names, each at least as wide as
-// widths says.
-func newTable(names []string, widths []int) table.Writer {
+// newTable returns a table of the report's columns, each at least as wide
+// as widths says.
+func newTable(rep *stats.Report, widths []int) table.Writer {
 	t := table.NewWriter()
 	t.SetOutputMirror(nil)
 	style := table.StyleLight
 	style.Format.Header = text.FormatDefault // keep the column names as CSV and JSON write them
 	t.SetStyle(style)
-	groups := len(names) - len(stats.Columns)
-	cfg := make([]table.ColumnConfig, len(names))
-	for i := range names {
+	cfg := make([]table.ColumnConfig, len(widths))
+	for i := range widths {
 		cfg[i] = table.ColumnConfig{Number: i + 1, Align: text.AlignRight, AlignHeader: text.AlignRight, WidthMin: widths[i]}
-		if i < groups || i == groups+2 { // the group values and the rank are text
+		if rep.TextColumn(i) {
 			cfg[i].Align, cfg[i].AlignHeader = text.AlignLeft, text.AlignLeft
 		}
 	}
 	t.SetColumnConfigs(cfg)
 	return t
+}
+
+// FitColumns chooses the report's Columns so that its table (and the DFRC
+// pairs' table) is at most width characters wide, keeping the columns a
+// reader needs most: the key, the back rank, the games and White's score
+// with its interval first, the tests next, the counts behind the score,
+// and the ratings' columns last. The group-by fields, the key, the back
+// rank and the games are kept even when they alone are wider. It returns
+// the columns left out, in Columns' order, and leaves Columns as it is
+// when the whole table fits.
+func FitColumns(rep *stats.Report, width int) (left []string) {
+	names := append(rep.Stats.GroupBy(), stats.Columns...)
+	widths := make([]int, len(names))
+	for i, name := range names {
+		widths[i] = text.StringWidthWithoutEscSequences(name)
+	}
+	measure := func(rows []stats.Row) {
+		for i := range rows {
+			for j, c := range rows[i].Cells() {
+				widths[j] = max(widths[j], text.StringWidthWithoutEscSequences(c))
+			}
+		}
+	}
+	measure(rep.Rows())
+	if rep.WithDFRC {
+		measure(rep.DFRCRows())
+	}
+	groups := len(names) - len(stats.Columns)
+	used := 1 // the left border; each column adds its padding and a border
+	for _, w := range widths[:groups] {
+		used += w + 3
+	}
+	kept := make(map[string]bool, len(stats.Columns))
+	for i, unit := range fitOrder(rep.Options.By) {
+		w := 0
+		for _, name := range unit {
+			w += widths[groups+slices.Index(stats.Columns, name)] + 3
+		}
+		if used+w > width && i >= 3 {
+			break
+		}
+		used += w
+		for _, name := range unit {
+			kept[name] = true
+		}
+	}
+	if len(kept) == len(stats.Columns) {
+		return nil
+	}
+	rep.Columns = nil
+	for _, name := range stats.Columns {
+		if kept[name] {
+			rep.Columns = append(rep.Columns, name)
+		} else {
+			left = append(left, name)
+		}
+	}
+	return left
+}
+
+// fitOrder is the order in which FitColumns keeps the columns, the rows'
+// key first; columns read together, as an interval's two ends, are kept
+// or left out together.
+func fitOrder(by numbering.Scheme) [][]string {
+	key, other := "sp", "fritz9"
+	if by == numbering.Fritz9 {
+		key, other = other, key
+	}
+	return [][]string{{key}, {"rank"}, {"games"}, {"white_score"}, {"score_low", "score_high"},
+		{"draw_rate"}, {"score_vs_expected"}, {"significant"}, {"p_value"},
+		{"white_wins", "draws", "black_wins"}, {"avg_plies"}, {other}, {"rated_games"},
+		{"expected_score"}, {"vs_expected_low", "vs_expected_high"},
+		{"avg_white_elo", "avg_black_elo"}, {"unfinished"}}
 }
