@@ -405,36 +405,74 @@ const tableColumns = 16
 // held whole, the table of a tree of a million positions took more than
 // the forest.
 func (f *Forest) WriteTable(w io.Writer, opts WalkOptions) error {
+	_, err := f.WriteTableWithin(w, opts, 0)
+	return err
+}
+
+// WriteTableWithin writes the table as WriteTable does, in lines of at
+// most width characters (0: any) when its columns allow: it keeps sp, ply,
+// line, move, games and the score with its interval, then as many of the
+// draw rate, the results, the ratings and the dates as fit, and returns
+// the names of those it left out, in Columns' order.
+func (f *Forest) WriteTableWithin(w io.Writer, opts WalkOptions, width int) (left []string, err error) {
 	// Pointers into the store's chunks are used below (see newArena).
 	defer runtime.KeepAlive(f)
-	var width [tableColumns]int
+	var widths [tableColumns]int
 	var head [tableColumns][]byte
 	for i, h := range Columns[:tableColumns] {
 		head[i] = []byte(h)
-		width[i] = len(h)
+		widths[i] = len(h)
 	}
 	if err := f.tableRows(opts, func(cells *[tableColumns][]byte) error {
 		for i, c := range cells {
-			width[i] = max(width[i], utf8.RuneCount(c))
+			widths[i] = max(widths[i], utf8.RuneCount(c))
 		}
 		return nil
 	}); err != nil {
-		return err
+		return nil, err
+	}
+	var shown [tableColumns]bool
+	used := -2 // two blanks between columns
+	for i, unit := range tableFitOrder {
+		w := 0
+		for _, c := range unit {
+			w += widths[c] + 2
+		}
+		if width > 0 && used+w > width && i >= 5 {
+			break
+		}
+		used += w
+		for _, c := range unit {
+			shown[c] = true
+		}
+	}
+	for i, on := range shown {
+		if !on {
+			left = append(left, Columns[i])
+		}
 	}
 	bw := bufio.NewWriter(w)
-	line := appendLine(nil, &width, &head)
+	line := appendLine(nil, &widths, &shown, &head)
 	bw.Write(line)
 	if err := f.tableRows(opts, func(cells *[tableColumns][]byte) error {
-		line = appendLine(line[:0], &width, cells)
+		line = appendLine(line[:0], &widths, &shown, cells)
 		_, err := bw.Write(line)
 		return err
 	}); err != nil {
-		return fmt.Errorf("writing the table: %w", err)
+		return left, fmt.Errorf("writing the table: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing the table: %w", err)
+		return left, fmt.Errorf("writing the table: %w", err)
 	}
-	return nil
+	return left, nil
+}
+
+// tableFitOrder is the order in which WriteTableWithin keeps the table's
+// columns, by their index in Columns; columns read together, as an
+// interval's two ends, are kept or left out together.
+var tableFitOrder = [][]int{
+	{0}, {1}, {2}, {3}, {4}, {8}, {9, 10}, // sp ply line move games score score_low score_high
+	{11}, {5, 6, 7}, {12}, {13}, {15}, {14}, // draw_rate, the results, avg_elo performance last_played avg_year
 }
 
 // tableRows calls fn with the cells of each row of the table in turn; the
@@ -504,18 +542,23 @@ func (f *Forest) tableRows(opts WalkOptions, fn func(cells *[tableColumns][]byte
 // tableSpaces pad the cells of a table.
 const tableSpaces = "                                                                "
 
-// appendLine appends a row of cells padded to the columns' widths, with
-// no blanks at its end.
-func appendLine(dst []byte, width *[tableColumns]int, cells *[tableColumns][]byte) []byte {
+// appendLine appends a row of the shown cells padded to the columns'
+// widths, with no blanks at its end.
+func appendLine(dst []byte, width *[tableColumns]int, shown *[tableColumns]bool, cells *[tableColumns][]byte) []byte {
 	pad := func(n int) {
 		for ; n > 0; n -= len(tableSpaces) {
 			dst = append(dst, tableSpaces[:min(n, len(tableSpaces))]...)
 		}
 	}
+	first := true
 	for i, c := range cells {
-		if i > 0 {
+		if !shown[i] {
+			continue
+		}
+		if !first {
 			dst = append(dst, ' ', ' ')
 		}
+		first = false
 		n := width[i] - utf8.RuneCount(c)
 		if i == 2 || i == 3 || i == 15 {
 			dst = append(dst, c...)

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/pgn"
@@ -375,6 +376,93 @@ func TestRenderReusesBuffers(t *testing.T) {
 			runtime.ReadMemStats(&after)
 			if got := int(after.TotalAlloc - before.TotalAlloc); got > most {
 				t.Errorf("writing %d trees allocated %d bytes, want at most %d", trees, got, most)
+			}
+		})
+	}
+}
+
+// TestWriteTableWithin checks the table cut to a width: every line fits,
+// the columns kept are the first units of tableFitOrder and the others are
+// returned, and each line is the full table's with the columns left out
+// cut away, where the columns' places are worked out here from the CSV's
+// cells, which TestTableCellsAreCSVCells holds to the table's.
+func TestWriteTableWithin(t *testing.T) {
+	data := archivegen.Bytes(archivegen.Options{Seed: 7, Shape: archivegen.Lichess}, 64<<10)
+	f, _ := build(t, data, Options{Depth: 3}, 2)
+	var full, csvOut bytes.Buffer
+	if err := f.WriteTable(&full, WalkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteCSV(&csvOut, WalkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&csvOut).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var widths, starts [tableColumns]int
+	for _, row := range rows {
+		for i := range widths {
+			widths[i] = max(widths[i], utf8.RuneCountInString(row[i]))
+		}
+	}
+	for i := 1; i < tableColumns; i++ {
+		starts[i] = starts[i-1] + widths[i-1] + 2
+	}
+	fullLines := strings.Split(strings.TrimSuffix(full.String(), "\n"), "\n")
+	for _, tt := range []struct {
+		name  string
+		width int
+		kept  int // units of tableFitOrder kept
+	}{
+		{"any width", 0, len(tableFitOrder)},
+		{"wide enough", 400, len(tableFitOrder)},
+		{"110 characters: the results too", 110, 9},
+		{"100 characters", 100, 8},
+		{"78 characters: the draw rate just fits", 78, 8},
+		{"77 characters: the draw rate does not", 77, 7},
+		{"too narrow for the first five", 10, 5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			left, err := f.WriteTableWithin(&b, WalkOptions{}, tt.width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kept []int
+			for _, u := range tableFitOrder[:tt.kept] {
+				kept = append(kept, u...)
+			}
+			slices.Sort(kept)
+			var wantLeft []string
+			for i, name := range Columns[:tableColumns] {
+				if !slices.Contains(kept, i) {
+					wantLeft = append(wantLeft, name)
+				}
+			}
+			if !slices.Equal(left, wantLeft) {
+				t.Errorf("left out %q, want %q", left, wantLeft)
+			}
+			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			if len(lines) != len(fullLines) {
+				t.Fatalf("%d lines, the full table %d", len(lines), len(fullLines))
+			}
+			for i, line := range lines {
+				if tt.width > 0 && tt.kept > 5 && utf8.RuneCountInString(line) > tt.width {
+					t.Errorf("line %d is %d characters, over %d: %q", i, utf8.RuneCountInString(line), tt.width, line)
+				}
+				fullLine := []rune(fullLines[i])
+				var parts []string
+				for _, c := range kept {
+					padded := append(fullLine, []rune(strings.Repeat(" ", starts[c]+widths[c]))...)
+					parts = append(parts, string(padded[starts[c]:starts[c]+widths[c]]))
+				}
+				if want := strings.TrimRight(strings.Join(parts, "  "), " "); line != want {
+					t.Errorf("line %d:\n got %q\nwant %q", i, line, want)
+				}
+			}
+			if tt.kept == len(tableFitOrder) && b.String() != full.String() {
+				t.Error("the table with every column differs from WriteTable's")
 			}
 		})
 	}

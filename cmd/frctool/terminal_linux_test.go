@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -100,5 +102,34 @@ func TestStatsTableFitsTheTerminal(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTreeTableFitsTheTerminal: tree's table on a terminal keeps to its
+// width and says which columns it left out; in a file it has them all.
+func TestTreeTableFitsTheTerminal(t *testing.T) {
+	shown, stderr, code := onTerminal(t, 60, "tree", "-q", "--depth", "2", statsFixture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(shown, "\n"), "\n")
+	if got, want := strings.Fields(lines[0]), []string{"sp", "ply", "line", "move", "games", "score", "score_low", "score_high"}; !slices.Equal(got, want) {
+		t.Errorf("columns %q, want %q", got, want)
+	}
+	want := "(8 columns left out to fit the terminal: white_wins, draws, black_wins, draw_rate, avg_elo, performance, avg_year, last_played; --format csv writes them all)"
+	if note := lines[len(lines)-1]; note != want {
+		t.Errorf("note %q, want %q", note, want)
+	}
+	for _, line := range lines[:len(lines)-1] {
+		if w := utf8.RuneCountInString(line); w > 60 {
+			t.Errorf("a line of %d characters on a terminal of 60: %q", w, line)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "tree.txt")
+	if _, stderr, code := onTerminal(t, 60, "tree", "-q", "--depth", "2", "--format", "table", "-o", out, statsFixture); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); !strings.HasSuffix(strings.SplitN(string(b), "\n", 2)[0], "last_played") {
+		t.Errorf("the file's table lacks columns:\n%s", b)
 	}
 }

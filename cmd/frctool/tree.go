@@ -58,11 +58,14 @@ other FENs included. A move that cannot be played ends its game's line at
 the move before and is reported; only the plies the tree reads are checked.
 
 --format defaults to table on a terminal and csv otherwise (with -o, to the
-file's extension: .json, .html, else csv). html is one self-contained page: a
-board and the table of moves beside it; clicking a move plays it. json holds
-one tree per start position with the raw sums; --merge reads such documents
-instead of PGN and adds them up, giving what one run over all their games
-gives (write the parts without --min-games, at one --depth).
+file's extension: .json, .html, else csv). A table on a terminal keeps to its
+width: when all columns do not fit, it shows the line, the move, the games
+and the score first, and says which columns it left out. html is one
+self-contained page: a board and the table of moves beside it; clicking a
+move plays it. json holds one tree per start position with the raw sums;
+--merge reads such documents instead of PGN and adds them up, giving what
+one run over all their games gives (write the parts without --min-games, at
+one --depth).
 
 --min-games leaves out moves fewer games played (keeps pages small).
 --max-nodes bounds the positions held, about ` + strconv.Itoa(tree.NodeBytes) + ` bytes each: past it the
@@ -168,6 +171,7 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return writeAll(ctx, out, err)
 	}
+	var leftOut []string
 	switch format {
 	case "json":
 		err = f.WriteJSON(out, walk)
@@ -176,10 +180,18 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 	case "html":
 		err = page.Write(out, f, page.Options{Title: treeTitle(a, opts), Walk: walk})
 	default:
-		err = f.WriteTable(out, walk)
+		width := 0 // a table on a terminal keeps to its width
+		if isStdout(output) {
+			width = terminalWidth(cmd.Root().Writer)
+		}
+		leftOut, err = f.WriteTableWithin(out, walk, width)
 	}
 	if err := writeAll(ctx, out, err); err != nil {
 		return err
+	}
+	if len(leftOut) > 0 {
+		fmt.Fprintf(cmd.Root().Writer, "(%s left out to fit the terminal: %s; --format csv writes them all)\n",
+			words.Count(len(leftOut), "column", "columns"), strings.Join(leftOut, ", "))
 	}
 	a.summary("tree: %s; %s", &f.Totals, f)
 	return nil
