@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"io"
 	"sync"
+	"time"
 )
 
 // ctxReader reads a source that may wait for data (a pipe, a terminal) on
@@ -88,6 +89,36 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 	n := copy(p, c.cur.b[c.off:])
 	c.off += n
 	return n, nil
+}
+
+// idle reports whether no byte is ready and none comes within d. A chunk
+// that comes is kept for Read. Like Read, it is for one goroutine.
+func (c *ctxReader) idle(d time.Duration) bool {
+	if c.off < len(c.cur.b) || c.cur.err != nil {
+		return false
+	}
+	c.once.Do(func() { go c.run() })
+	if c.cur.b != nil { // read to its end: given back, as Read does
+		c.free <- c.cur.b
+		c.cur.b, c.off = nil, 0
+	}
+	select {
+	case ch := <-c.full:
+		c.cur, c.off = ch, 0
+		return false
+	default:
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case ch := <-c.full:
+		c.cur, c.off = ch, 0
+		return false
+	case <-c.ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 func (c *ctxReader) close() error {

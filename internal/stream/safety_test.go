@@ -513,3 +513,99 @@ func TestCreateNamesTheOutput(t *testing.T) {
 		t.Errorf("Create = %v, want %q, which errors.Is takes for fs.ErrNotExist", err, want)
 	}
 }
+
+// TestIdle: a pipe is idle once what was written is read and nothing more
+// comes; a byte written in time, a file, a compressed stream and a done
+// context are not.
+func TestIdle(t *testing.T) {
+	t.Run("a pipe, read to what was written", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		defer w.Close()
+		io.WriteString(w, "[Event \"x\"]\n")
+		in, err := OpenContext(context.Background(), "-", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		buf := make([]byte, 64)
+		n, _ := in.Read(buf)
+		if !in.Idle(20 * time.Millisecond) {
+			t.Errorf("not idle after reading %q, all there was", buf[:n])
+		}
+		time.AfterFunc(20*time.Millisecond, func() { io.WriteString(w, "more\n") })
+		if in.Idle(5 * time.Second) {
+			t.Error("idle, though a line came within the time")
+		}
+		if n, err := in.Read(buf); string(buf[:n]) != "more\n" || err != nil {
+			t.Errorf("then read %q, %v; want the line that came", buf[:n], err)
+		}
+	})
+	t.Run("a pipe with bytes buffered", func(t *testing.T) {
+		in, err := OpenContext(context.Background(), "-", strings.NewReader("[Event \"x\"]\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		if in.Idle(time.Second) {
+			t.Error("idle with the bytes peeked at open unread")
+		}
+	})
+	t.Run("a file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "g.pgn")
+		os.WriteFile(path, []byte("[Event \"x\"]\n"), 0o644)
+		in, err := Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		io.ReadAll(in)
+		start := time.Now()
+		if in.Idle(time.Second) || time.Since(start) > 500*time.Millisecond {
+			t.Error("a file read to its end is idle, or took its time to say not")
+		}
+	})
+	t.Run("a compressed pipe", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		defer w.Close()
+		w.Write([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
+		in, err := OpenContext(context.Background(), "-", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		if in.Idle(time.Second) {
+			t.Error("a compressed stream is idle")
+		}
+	})
+	t.Run("a done context", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		defer w.Close()
+		io.WriteString(w, "x\n")
+		ctx, cancel := context.WithCancel(context.Background())
+		in, err := OpenContext(ctx, "-", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		in.Read(make([]byte, 8))
+		cancel()
+		if in.Idle(5 * time.Second) {
+			t.Error("idle after the context ended; the read after must say so instead")
+		}
+		if _, err := in.Read(make([]byte, 8)); !errors.Is(err, context.Canceled) {
+			t.Errorf("read %v, want context.Canceled", err)
+		}
+	})
+}

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/dsnet/compress/bzip2"
 	"github.com/klauspost/compress/gzip"
@@ -132,6 +133,22 @@ type Input struct {
 	src     io.Reader // the file or stdin, behind a ctxReader unless regular
 	counter *countingReader
 	closers []func() error
+	waits   *ctxReader    // src when it may wait: a pipe, FIFO or terminal
+	plain   *bufio.Reader // Reader's buffer when not compressed
+}
+
+// Idle reports whether the input has had nothing to read for d: no byte
+// buffered, and none arriving within d. Only an uncompressed pipe, FIFO
+// or terminal can be idle: a file never waits, and a decompressor may hold
+// bytes of its own. A reader of a live feed (tail -f, a broadcast) asks
+// before it waits, so as to pass on what it holds whole first. Idle must
+// be called on the goroutine that reads; it returns false at once when ctx
+// is done, for the Read that follows to report it.
+func (in *Input) Idle(d time.Duration) bool {
+	if in.waits == nil || in.plain == nil || in.plain.Buffered() > 0 {
+		return false
+	}
+	return in.waits.idle(d)
 }
 
 // Consumed returns how many bytes of the file itself (before
@@ -199,7 +216,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 	}
 	if !in.Regular {
 		cr := newCtxReader(ctx, in.src)
-		in.src = cr
+		in.src, in.waits = cr, cr
 		// Closers run last first: the reading goroutine is told to stop
 		// before the file under it is closed.
 		in.closers = append(in.closers, cr.close)
@@ -227,7 +244,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 	}()
 	switch in.Compression {
 	case None:
-		in.Reader = br
+		in.Reader, in.plain = br, br
 	case Gzip:
 		zr, err := gzip.NewReader(br)
 		if err != nil {
@@ -506,6 +523,18 @@ func resolve(name string) (path string, fi os.FileInfo, err error) {
 
 func (o *Output) Write(p []byte) (int, error) {
 	return o.w.Write(p)
+}
+
+// Flush writes out what an output to the standard output, a device or a
+// FIFO holds in memory, for a reader at the other end that waits for it
+// (a live feed's games, passed on as they come). It does nothing for a
+// file, which appears only at Commit, or for a compressed output, whose
+// compressor would have to end a block early.
+func (o *Output) Flush() error {
+	if o.file != nil || o.zw != nil || o.done {
+		return nil
+	}
+	return o.bw.Flush()
 }
 
 // Commit flushes everything and, for a file, makes it appear under its
