@@ -61,7 +61,7 @@ func (p *part) end(raw []byte) int {
 // stopped with, and b holds no games.
 func (r *Reader) ReadPart(b *Batch, size int) error {
 	b.raw, b.vals, b.spans, b.probs, b.meta = b.raw[:0], b.vals[:0], b.spans[:0], b.probs[:0], b.meta[:0]
-	b.Games, b.built = b.Games[:0], false
+	b.Games, b.built, b.idle = b.Games[:0], false, false
 	if r.start == r.end && r.err != nil {
 		b.part = part{}
 		return r.err
@@ -76,7 +76,8 @@ func (r *Reader) ReadPart(b *Batch, size int) error {
 	p.midGame = !cuttable
 	want := min(max(size, len(raw)+1), limit-1)
 	for {
-		raw = r.readInto(raw, want)
+		var idle bool
+		raw, idle = r.readInto(raw, want, cuttable)
 		r.mapLineEnds(raw, 0, mapped)
 		mapped = len(raw)
 		if r.err != nil {
@@ -87,8 +88,11 @@ func (r *Reader) ReadPart(b *Batch, size int) error {
 			break
 		}
 		if c := lastCut(raw); c > 0 && cuttable {
-			p.cut = c
+			p.cut, b.idle = c, idle
 			break
+		}
+		if idle {
+			continue // no game whole yet: wait for more
 		}
 		// A game larger than a few parts is rare: rather than read on to
 		// MaxGameSize, let the Reader take it in order.
@@ -128,8 +132,9 @@ func (r *Reader) limit() int {
 }
 
 // readInto reads from the input, appending to buf, until it holds at least
-// want bytes or reading fails; the error is kept in r.err.
-func (r *Reader) readInto(buf []byte, want int) []byte {
+// want bytes or reading fails; the error is kept in r.err. With handOut it
+// also stops, after one read at least, when the input is idle.
+func (r *Reader) readInto(buf []byte, want int, handOut bool) (_ []byte, idle bool) {
 	if cap(buf) < want+minRead {
 		nb := make([]byte, len(buf), want+minRead)
 		copy(nb, buf)
@@ -144,16 +149,19 @@ func (r *Reader) readInto(buf []byte, want int) []byte {
 		buf = buf[:len(buf)+n]
 		if err != nil {
 			r.err = err
-			return buf
+			return buf, false
 		}
 		if n == 0 {
 			if empty++; empty == 100 {
 				r.err = io.ErrNoProgress
-				return buf
+				return buf, false
 			}
 		}
+		if handOut && len(buf) < want && r.idler != nil && r.idler.Idle(idleWait) {
+			return buf, true
+		}
 	}
-	return buf
+	return buf, false
 }
 
 // lastCut returns the offset of the last line of b that probably starts a

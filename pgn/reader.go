@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 )
 
 // Problems the Reader reports. They come wrapped in a *ParseError that
@@ -105,6 +106,7 @@ type Reader struct {
 	MaxGameSize int
 
 	src   io.Reader
+	idler idler // src, when it can tell that it is idle
 	err   error // sticky read error, io.EOF at the end
 	buf   []byte
 	start int   // first byte of the current game in buf
@@ -133,9 +135,31 @@ const (
 
 // NewReader returns a Reader reading from r. It buffers its input itself,
 // so r needs no bufio.
+//
+// When r has a method Idle(time.Duration) bool, as a stream.Input reading
+// a pipe has, ReadBatch and ReadPart ask it before they wait for more
+// input, and when it has had nothing new for a tenth of a second they hand
+// out the games they hold whole instead of waiting to fill the batch: a
+// program reading a live feed (tail -f, a broadcast) passes each game on
+// once the next one begins. Next, which returns one game at a time, never
+// needs to.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{src: r, line: 1}
+	ir, _ := r.(idler)
+	return &Reader{src: r, idler: ir, line: 1}
 }
+
+// idler is a source that can tell that it has had nothing to read for a
+// while.
+type idler interface{ Idle(d time.Duration) bool }
+
+// idleWait is how long a source must have had nothing new before a batch
+// is handed out early: long enough that a producer merely slower than
+// the Reader (a decompressor writing to a pipe) does not cut the input into
+// small parts, short enough that a live feed's games seem to pass at once.
+const idleWait = 100 * time.Millisecond
+
+// errIdle ends a batch early: the input is idle.
+var errIdle = errors.New("input idle")
 
 // Line returns the line number at which the next game starts.
 func (r *Reader) Line() int { return r.line }
@@ -148,7 +172,7 @@ func (r *Reader) Offset() int64 { return r.off }
 // error other than io.EOF means the underlying reader failed, and the
 // bytes read before the failure have already been returned as games.
 func (r *Reader) Next() (*Game, error) {
-	n, partial, err := r.scanGame()
+	n, partial, err := r.scanGame(false)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +245,14 @@ type Batch struct {
 	built    bool
 	part     part    // set by ReadPart
 	scan     scanner // ScanPart's, kept for its buffers
+	idle     bool    // handed out early: the input went idle
 }
+
+// Idle reports whether ReadBatch or ReadPart handed the batch out before
+// it was full because the input went idle (see NewReader): a program
+// following a live feed passes on what it made of the games now, rather
+// than when more input comes.
+func (b *Batch) Idle() bool { return b.idle }
 
 type batchGame struct {
 	raw, vals, spans, probs [2]int // ranges in the Batch's buffers
@@ -233,9 +264,13 @@ type batchGame struct {
 // when no game is left. The games stay valid until b is used again.
 func (r *Reader) ReadBatch(b *Batch, size int) error {
 	b.raw, b.vals, b.spans, b.probs, b.meta = b.raw[:0], b.vals[:0], b.spans[:0], b.probs[:0], b.meta[:0]
-	b.part = part{}
+	b.part, b.idle = part{}, false
 	for len(b.raw) < size {
-		n, partial, err := r.scanGame()
+		n, partial, err := r.scanGame(len(b.meta) > 0)
+		if err == errIdle {
+			b.idle = true
+			break
+		}
 		if err != nil {
 			if len(b.meta) > 0 && err == io.EOF {
 				break
@@ -301,8 +336,9 @@ func slicesResize(g []Game, n int) []Game {
 }
 
 // scanGame finds the end of the next game: its length n at r.buf[r.start:],
-// and whether it was cut at MaxGameSize.
-func (r *Reader) scanGame() (n int, partial bool, err error) {
+// and whether it was cut at MaxGameSize. With handOut, when it needs more
+// input and the input is idle, it returns errIdle instead of waiting.
+func (r *Reader) scanGame(handOut bool) (n int, partial bool, err error) {
 	if r.buf == nil {
 		r.buf = make([]byte, initialBuffer)
 		r.scan.reset()
@@ -334,6 +370,9 @@ func (r *Reader) scanGame() (n int, partial bool, err error) {
 		}
 		if avail >= limit {
 			return limit, true, nil
+		}
+		if handOut && r.idler != nil && r.idler.Idle(idleWait) {
+			return 0, false, errIdle
 		}
 		r.fill()
 	}
