@@ -66,6 +66,10 @@ type Options struct {
 	// Progress, if set, receives the number of games Run finished, batch
 	// by batch.
 	Progress func(games int)
+	// Flush, if set, is called when the games read before the input went
+	// idle have been annotated (see pgn.NewReader), for what was written of
+	// them to go out before more input comes.
+	Flush func() error
 }
 
 // replays says whether the options need the moves played.
@@ -267,5 +271,5 @@ func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, sum *Sum
 		},
 		Output: w,
 	}
-	return pipeline.Run(ctx, r, pipeline.Options{Jobs: opts.Jobs, Warn: opts.Warn, Progress: opts.Progress}, job, &sum.Tally)
+	return pipeline.Run(ctx, r, pipeline.Options{Jobs: opts.Jobs, Warn: opts.Warn, Progress: opts.Progress, Flush: opts.Flush}, job, &sum.Tally)
 }

@@ -95,6 +95,10 @@ type RunOptions struct {
 	// one's duplicates and have none: they go to the output as they are,
 	// so that nothing is lost.
 	Where *where.Expr
+	// Flush, if set, is called when the games read before the input went
+	// idle have been handled (see pgn.NewReader), for what was written of
+	// them to go out before more input comes.
+	Flush func() error
 }
 
 // Summary counts what a run read and where it went.

@@ -124,6 +124,10 @@ type RunOptions struct {
 	Progress func(games int)
 	// Where, if set, selects the games to write; nil writes every game.
 	Where *where.Expr
+	// Flush, if set, is called when the games read before the input went
+	// idle have been handled (see pgn.NewReader), for what was written of
+	// them to go out before more input comes.
+	Flush func() error
 }
 
 // RowGroupSize is the most rows of a Parquet row group: enough for good

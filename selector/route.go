@@ -56,6 +56,10 @@ type RunOptions struct {
 	// games Where matches, and leaves the others out. nil narrows
 	// nothing.
 	Where *where.Expr
+	// Flush, if set, is called when the games read before the input went
+	// idle have been handled (see pgn.NewReader), for what was written of
+	// them to go out before more input comes.
+	Flush func() error
 }
 
 // router carries what links the games of a run across batches and across

@@ -21,6 +21,10 @@ type RunOptions struct {
 	// Where, if set, selects the games to count; the others are read and
 	// tallied as games but not counted. nil counts every game.
 	Where *where.Expr
+	// Flush, if set, is called when the games read before the input went
+	// idle have been handled (see pgn.NewReader), for what was written of
+	// them to go out before more input comes.
+	Flush func() error
 }
 
 // Run counts every game of r into s, examining games on up to opts.Jobs

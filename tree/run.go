@@ -29,6 +29,10 @@ type RunOptions struct {
 	// Where, if set, selects the games to add; the others are read and
 	// tallied but not replayed. nil takes every game.
 	Where *where.Expr
+	// Flush, if set, is called when the games read before the input went
+	// idle have been handled (see pgn.NewReader), for what was written of
+	// them to go out before more input comes.
+	Flush func() error
 }
 
 // walked is a worker's result for one game.

@@ -53,6 +53,10 @@ type Options struct {
 	// Progress, if set, receives the number of games Run finished, batch
 	// by batch.
 	Progress func(games int)
+	// Flush, if set, is called when the games read before the input went
+	// idle have been validated (see pgn.NewReader), for what was written of
+	// them to go out before more input comes.
+	Flush func() error
 }
 
 // Result is what validating one game found.
@@ -261,5 +265,5 @@ func Run(ctx context.Context, r *pgn.Reader, opts Options, sum *Summary) error {
 			return nil
 		},
 	}
-	return pipeline.Run(ctx, r, pipeline.Options{Jobs: opts.Jobs, Warn: opts.Warn, Progress: opts.Progress}, job, &sum.Tally)
+	return pipeline.Run(ctx, r, pipeline.Options{Jobs: opts.Jobs, Warn: opts.Warn, Progress: opts.Progress, Flush: opts.Flush}, job, &sum.Tally)
 }

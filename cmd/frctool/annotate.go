@@ -98,7 +98,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	run := a.options()
-	opts.Jobs, opts.Warn, opts.Progress = run.Jobs, run.Warn, run.Progress
+	opts.Jobs, opts.Warn, opts.Progress, opts.Flush = run.Jobs, run.Warn, run.Progress, run.Flush
 	var sum annotate.Summary
 	if inPlace {
 		for _, name := range a.names {
@@ -124,6 +124,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 		if err2 != nil {
 			return err2
 		}
+		a.live = append(a.live, out)
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
 			return annotate.Run(ctx, r, out, opts, &sum)
 		})

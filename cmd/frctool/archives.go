@@ -46,7 +46,25 @@ func (a *archives) openOutputs(cmd *cli.Command, names ...string) ([]*stream.Out
 	if err := a.checkOutputs(cmd, names...); err != nil {
 		return nil, err
 	}
-	return createOutputs(cmd, names...)
+	outs, err := createOutputs(cmd, names...)
+	for _, o := range outs {
+		if o != nil {
+			a.live = append(a.live, o)
+		}
+	}
+	return outs, err
+}
+
+// flush writes out what the outputs hold for their readers: it is called
+// when the input has gone idle, so that the games of a live feed pass on
+// as they come (stream.Output.Flush says which outputs it concerns).
+func (a *archives) flush() error {
+	for _, o := range a.live {
+		if err := o.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // createOutputs makes an output for each name that is not empty, or none
@@ -122,9 +140,10 @@ type archives struct {
 	bar          *progressbar.ProgressBar
 	warnings     int
 	failedInputs int
-	checked      bool         // checkInputs has run
-	refused      bool         // checkInputs found an input missing: nothing was read
-	games        atomic.Int64 // for the bar's games/s
+	live         []*stream.Output // flushed when the input goes idle
+	checked      bool             // checkInputs has run
+	refused      bool             // checkInputs found an input missing: nothing was read
+	games        atomic.Int64     // for the bar's games/s
 }
 
 // StreamBudget is the memory a streaming command (annotate, validate,
@@ -320,7 +339,7 @@ func (a *archives) counted(n int) { a.games.Add(int64(n)) }
 // selection by tags, and the warnings and the progress bar as the reports'
 // destinations.
 func (a *archives) options() pipeline.Options {
-	return pipeline.Options{Jobs: a.jobs, Warn: a.warn, Progress: a.counted, Where: a.where}
+	return pipeline.Options{Jobs: a.jobs, Warn: a.warn, Progress: a.counted, Where: a.where, Flush: a.flush}
 }
 
 // startBar shows a progress bar when stderr is a terminal, the input is

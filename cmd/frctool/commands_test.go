@@ -867,3 +867,80 @@ func TestLinesAnsweredAsTheyCome(t *testing.T) {
 		}
 	})
 }
+
+// TestLiveFeed: the archive commands pass on each game of a live feed (a
+// pipe whose writer pauses between games) once the next game has begun,
+// not when their batch is full or the input ends; what they write in the
+// end is what they write for the whole input at once.
+func TestLiveFeed(t *testing.T) {
+	game := func(event string) string {
+		return "[Event \"" + event + "\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n"
+	}
+	g1, g2, g3 := game("one"), game("two"), game("three")
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		first string // written for g1, before g3 comes
+	}{
+		{"filter", []string{"filter", "-q", "--sp", "518"}, g1},
+		{"filter, one job", []string{"filter", "-q", "-j", "1", "--sp", "518"}, g1},
+		{"annotate", []string{"annotate", "-q"}, "[Event \"one\"]\n[Result \"1-0\"]\n[Chess960 \"518\"]\n[Chess960Fritz9 \"359\"]\n\n1. e4 1-0\n\n"},
+		{"export", []string{"export", "-q", "--columns", "event,sp"}, "event,sp\none,518\n"},
+		{"dedup", []string{"dedup", "-q"}, g1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			inR, inW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer inR.Close()
+			outR, outW := io.Pipe()
+			var stderr bytes.Buffer
+			done := make(chan int, 1)
+			go func() {
+				code := run(context.Background(), append([]string{"frctool"}, tt.args...), inR, outW, &stderr)
+				outW.Close()
+				done <- code
+			}()
+			got := make(chan []byte, 16)
+			go func() {
+				for {
+					buf := make([]byte, 4096)
+					n, err := outR.Read(buf)
+					if n > 0 {
+						got <- buf[:n]
+					}
+					if err != nil {
+						close(got)
+						return
+					}
+				}
+			}()
+			io.WriteString(inW, g1+g2)
+			var out []byte
+			for len(out) < len(tt.first) {
+				select {
+				case b := <-got:
+					out = append(out, b...)
+				case <-time.After(10 * time.Second):
+					t.Fatalf("after 10 s, %q written of the first game; want %q", out, tt.first)
+				}
+			}
+			if string(out) != tt.first {
+				t.Errorf("first written %q, want %q", out, tt.first)
+			}
+			io.WriteString(inW, g3)
+			inW.Close()
+			for b := range got {
+				out = append(out, b...)
+			}
+			if code := <-done; code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			whole, _, _ := frctool(t, g1+g2+g3, tt.args...)
+			if string(out) != whole {
+				t.Errorf("wrote %q, for the whole input at once %q", out, whole)
+			}
+		})
+	}
+}

@@ -44,7 +44,7 @@ func runValidate(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	run := a.options()
-	opts := validate.Options{Variations: cmd.Bool("variations"), Jobs: run.Jobs, Warn: run.Warn, Progress: run.Progress}
+	opts := validate.Options{Variations: cmd.Bool("variations"), Jobs: run.Jobs, Warn: run.Warn, Progress: run.Progress, Flush: run.Flush}
 	var sum validate.Summary
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
 		return validate.Run(ctx, r, opts, &sum)

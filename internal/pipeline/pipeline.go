@@ -73,6 +73,11 @@ type Options struct {
 	// Where, if set, selects the games the job is about (Item.Selected).
 	// A nil Where selects every game.
 	Where *where.Expr
+	// Flush, if set, is called after a batch is emitted that the reader
+	// handed out early because the input went idle (pgn.Batch.Idle): a
+	// program following a live feed writes out what it holds then, since
+	// the next input may be long in coming.
+	Flush func() error
 }
 
 // jobs returns the number of worker goroutines to use.
@@ -216,6 +221,9 @@ func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error
 		if _, err := job.Output.Write(b.out); err != nil {
 			return err
 		}
+	}
+	if opts.Flush != nil && b.games.Idle() {
+		return opts.Flush()
 	}
 	return nil
 }
