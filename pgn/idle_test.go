@@ -117,3 +117,19 @@ func TestIdleHandsOutWholeGames(t *testing.T) {
 		}
 	})
 }
+
+// pausing returns a wrapper that gives its input in chunks of n bytes
+// with a pause after each, as a live feed written a little at a time:
+// every read that could hand out games early does.
+func pausing(n int) func(io.Reader) io.Reader {
+	return func(r io.Reader) io.Reader {
+		b, _ := io.ReadAll(r)
+		f := &liveFeed{}
+		for len(b) > 0 {
+			k := min(n, len(b))
+			f.events = append(f.events, string(b[:k]), "")
+			b = b[k:]
+		}
+		return f
+	}
+}

@@ -214,16 +214,20 @@ func FuzzReadPart(f *testing.F) {
 			for _, g := range readAll(t, input, iotest.OneByteReader, tc.maxGame) {
 				want = append(want, describeGame(g))
 			}
-			got, all, _ := readInParts(t, input, iotest.HalfReader, size, tc.maxGame)
-			if all != input {
-				t.Fatalf("size %d: the games' bytes differ from the input", size)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("size %d: %d games, Next gave %d", size, len(got), len(want))
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("size %d, game %d:\n got %s\nwant %s", size, i+1, got[i], want[i])
+			// Half reads, and a live feed that pauses every 23 bytes,
+			// where every read may hand out games early.
+			for _, wrap := range []func(io.Reader) io.Reader{iotest.HalfReader, pausing(23)} {
+				got, all, _ := readInParts(t, input, wrap, size, tc.maxGame)
+				if all != input {
+					t.Fatalf("size %d: the games' bytes differ from the input", size)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("size %d: %d games, Next gave %d", size, len(got), len(want))
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("size %d, game %d:\n got %s\nwant %s", size, i+1, got[i], want[i])
+					}
 				}
 			}
 		}

@@ -20,6 +20,7 @@ var readers = []struct {
 	{"one byte", iotest.OneByteReader},
 	{"half", iotest.HalfReader},
 	{"data with EOF", iotest.DataErrReader},
+	{"pausing", pausing(37)},
 }
 
 // readAll reads every game, checking that together they are the input.
