@@ -27,7 +27,8 @@ type Report struct {
 	// Columns, when not nil, are the columns of Columns that the table,
 	// CSV and Markdown writers write after the group-by fields, in this
 	// order (CheckColumns tells a choice that cannot be). JSON documents
-	// keep every column, which merging them needs.
+	// keep every column, which merging them needs. Set it before the
+	// report is first written.
 	Columns []string
 
 	rows, dfrcRows []Row

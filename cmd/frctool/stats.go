@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -224,10 +223,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 	if err := commitAll(ctx, err, outs...); err != nil {
 		return err
 	}
-	if len(leftOut) > 0 {
-		fmt.Fprintf(cmd.Root().Writer, "(%s left out to fit the terminal: %s; --columns chooses them)\n",
-			words.Count(len(leftOut), "column", "columns"), strings.Join(leftOut, ", "))
-	}
+	noteLeftOut(cmd.Root().Writer, leftOut, "--columns chooses them")
 	sig, tested := stats.Significance(rep.Rows())
 	selected := ""
 	if a.where != nil {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/frctool/frctool/internal/words"
 )
 
 // isTerminal reports whether w is a terminal: run leaves the command's
@@ -29,3 +33,12 @@ func terminalWidth(w io.Writer) int {
 
 // isStdout reports whether the output named by -o is the standard output.
 func isStdout(name string) bool { return name == "-" || name == "" }
+
+// noteLeftOut says, under a table cut to fit a terminal, which columns it
+// left out and how to have them.
+func noteLeftOut(w io.Writer, left []string, how string) {
+	if len(left) > 0 {
+		fmt.Fprintf(w, "(%s left out to fit the terminal: %s; %s)\n",
+			words.Count(len(left), "column", "columns"), strings.Join(left, ", "), how)
+	}
+}

@@ -189,10 +189,7 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 	if err := writeAll(ctx, out, err); err != nil {
 		return err
 	}
-	if len(leftOut) > 0 {
-		fmt.Fprintf(cmd.Root().Writer, "(%s left out to fit the terminal: %s; --format csv writes them all)\n",
-			words.Count(len(leftOut), "column", "columns"), strings.Join(leftOut, ", "))
-	}
+	noteLeftOut(cmd.Root().Writer, leftOut, "--format csv writes them all")
 	a.summary("tree: %s; %s", &f.Totals, f)
 	return nil
 }
