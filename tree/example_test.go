@@ -69,3 +69,26 @@ func ExampleForest_WriteTable() {
 	// 518    1  1. e4  c5        1           0      0           1  0.0000     0.0000      0.7935     0.0000
 	//                  e5        1           1      0           0  1.0000     0.2065      1.0000     0.0000
 }
+
+// A table for a terminal 60 characters wide keeps the columns read first.
+func ExampleForest_WriteTableWithin() {
+	f, err := tree.NewForest(tree.Options{Depth: 2})
+	if err != nil {
+		panic(err)
+	}
+	games := "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n"
+	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, tree.RunOptions{}); err != nil {
+		panic(err)
+	}
+	left, err := f.WriteTableWithin(os.Stdout, tree.WalkOptions{}, 60)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("left out:", strings.Join(left, ", "))
+	// Output:
+	//  sp  ply  line   move  games   score  score_low  score_high
+	// 518    0         e4        2  0.5000     0.0945      0.9055
+	// 518    1  1. e4  c5        1  0.0000     0.0000      0.7935
+	//                  e5        1  1.0000     0.2065      1.0000
+	// left out: white_wins, draws, black_wins, draw_rate, avg_elo, performance, avg_year, last_played
+}
