@@ -790,6 +790,21 @@ func TestTwoOutputsOnStdout(t *testing.T) {
 	})
 }
 
+// runPiped runs frctool with stdin and a pipe for its standard output, for
+// a test that reads the output while it still writes the input; wait
+// returns the exit status and stderr once the run has ended.
+func runPiped(stdin io.Reader, args ...string) (stdout io.Reader, wait func() (int, string)) {
+	outR, outW := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		code := run(context.Background(), append([]string{"frctool"}, args...), stdin, outW, &stderr)
+		outW.Close()
+		done <- code
+	}()
+	return outR, func() (int, string) { code := <-done; return code, stderr.String() }
+}
+
 // identify and convert answer each line of standard input when it comes,
 // as a user typing at a terminal, or a program that writes a position and
 // waits for its row, expects; and they read compressed input as the
@@ -811,14 +826,7 @@ func TestLinesAnsweredAsTheyCome(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			var stderr bytes.Buffer
-			done := make(chan int, 1)
-			go func() {
-				code := run(context.Background(), append([]string{"frctool"}, tt.args...), inR, outW, &stderr)
-				outW.Close()
-				done <- code
-			}()
+			outR, wait := runPiped(inR, tt.args...)
 			rows := bufio.NewScanner(outR)
 			got := make(chan string)
 			go func() {
@@ -851,8 +859,8 @@ func TestLinesAnsweredAsTheyCome(t *testing.T) {
 			if row, more := <-got; more {
 				t.Errorf("a row more: %q", row)
 			}
-			if code := <-done; code != 0 {
-				t.Errorf("exit %d: %s", code, stderr.String())
+			if code, stderr := wait(); code != 0 {
+				t.Errorf("exit %d: %s", code, stderr)
 			}
 		})
 	}
@@ -894,14 +902,7 @@ func TestLiveFeed(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer inR.Close()
-			outR, outW := io.Pipe()
-			var stderr bytes.Buffer
-			done := make(chan int, 1)
-			go func() {
-				code := run(context.Background(), append([]string{"frctool"}, tt.args...), inR, outW, &stderr)
-				outW.Close()
-				done <- code
-			}()
+			outR, wait := runPiped(inR, tt.args...)
 			got := make(chan []byte, 16)
 			go func() {
 				for {
@@ -934,8 +935,8 @@ func TestLiveFeed(t *testing.T) {
 			for b := range got {
 				out = append(out, b...)
 			}
-			if code := <-done; code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr.String())
+			if code, stderr := wait(); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			whole, _, _ := frctool(t, g1+g2+g3, tt.args...)
 			if string(out) != whole {

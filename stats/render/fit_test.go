@@ -64,35 +64,33 @@ func TestFitColumns(t *testing.T) {
 			if !slices.Contains(kept, order[0]) || !slices.Contains(kept, "rank") || !slices.Contains(kept, "games") {
 				t.Errorf("kept %q: the key, rank and games must stay", kept)
 			}
-			var b bytes.Buffer
-			if err := WriteTable(&b, rep); err != nil {
-				t.Fatal(err)
-			}
-			widest := 0
-			for line := range strings.Lines(b.String()) {
-				widest = max(widest, utf8.RuneCountInString(strings.TrimSuffix(line, "\n")))
-			}
-			if tt.fits && widest > tt.width {
-				t.Errorf("a line of %d characters, over %d:\n%s", widest, tt.width, b.String())
+			if widest := tableWidth(t, rep); tt.fits && widest > tt.width {
+				t.Errorf("a line of %d characters, over %d", widest, tt.width)
 			}
 			if !tt.allShown && tt.fits {
 				// The next column would not have fitted.
 				next := units[n]
 				rep2 := &stats.Report{Stats: tt.s, Options: rep.Options, WithDFRC: tt.dfrc, Columns: inOrder(append(slices.Clone(kept), next...))}
-				var b2 bytes.Buffer
-				if err := WriteTable(&b2, rep2); err != nil {
-					t.Fatal(err)
-				}
-				wider := 0
-				for line := range strings.Lines(b2.String()) {
-					wider = max(wider, utf8.RuneCountInString(strings.TrimSuffix(line, "\n")))
-				}
-				if wider <= tt.width {
+				if wider := tableWidth(t, rep2); wider <= tt.width {
 					t.Errorf("with %q too the table is %d wide, within %d: it should have been kept", next, wider, tt.width)
 				}
 			}
 		})
 	}
+}
+
+// tableWidth returns the length of the longest line of rep's table.
+func tableWidth(t *testing.T, rep *stats.Report) int {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteTable(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	widest := 0
+	for line := range strings.Lines(b.String()) {
+		widest = max(widest, utf8.RuneCountInString(strings.TrimSuffix(line, "\n")))
+	}
+	return widest
 }
 
 // inOrder returns names in Columns' order.
