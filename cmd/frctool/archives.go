@@ -354,7 +354,6 @@ func (a *archives) startBar(total int64, consumed func() int64) (stop func()) {
 		progressbar.OptionSetWriter(a.stderr),
 		progressbar.OptionShowBytes(true),
 		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionFullWidth(),
@@ -372,8 +371,12 @@ func (a *archives) startBar(total int64, consumed func() int64) (stop func()) {
 				games := a.games.Load()
 				rate := float64(games) / time.Since(start).Seconds()
 				a.mu.Lock()
-				a.bar.Describe(fmt.Sprintf("%d games, %.0f games/s", games, rate))
+				// The ticker paces the bar, which is not throttled: with
+				// a throttle, whichever of the two calls came second was
+				// drawn only at the next tick, the games a tick behind
+				// the bytes.
 				a.bar.Set64(consumed())
+				a.bar.Describe(fmt.Sprintf("%d games, %.0f games/s", games, rate))
 				a.mu.Unlock()
 			case <-quit:
 				return
