@@ -355,6 +355,25 @@ func (s *Splitter) Close() error {
 	return err
 }
 
+// Flush writes the games held in memory to their files, for a reader of
+// the files to see them: a live feed's games, when the input has gone idle
+// (RunOptions.Flush). The last game written is written too: the input has
+// gone on past it, so it was not cut short. A compressed file keeps what
+// its compressor holds until Close.
+func (s *Splitter) Flush() error {
+	var err error
+	if len(s.held) > 0 {
+		err = s.release()
+	}
+	if err == nil {
+		err = s.flushAll()
+	}
+	if err != nil && s.writeErr == nil {
+		s.writeErr = err
+	}
+	return err
+}
+
 // WriteFailed reports whether writing a file failed, as opposed to
 // reading an input: the files may then end inside a game, and the run is
 // one to Abort rather than Close.

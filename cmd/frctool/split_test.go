@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/numbering"
@@ -154,6 +156,49 @@ func TestSplitPutsBackOnWriteError(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
 		if want, ok := before[e.Name()]; !ok || string(b) != want {
 			t.Errorf("%s: %d bytes after the failed run, want the %d before", e.Name(), len(b), len(want))
+		}
+	}
+}
+
+// TestSplitLiveFeed: split writes a live feed's games to their files once
+// the next game has begun, and ends with the files a split of the whole
+// input at once makes.
+func TestSplitLiveFeed(t *testing.T) {
+	g1 := "[Event \"one\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n"
+	g2 := "[Event \"two\"]\n[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n"
+	g3 := "[Event \"three\"]\n[Result \"0-1\"]\n\n1. d4 0-1\n\n"
+	dir := filepath.Join(t.TempDir(), "live")
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	_, wait := runPiped(inR, "split", "-q", "-o", dir)
+	io.WriteString(inW, g1+g2)
+	first := filepath.Join(dir, "sp-518.pgn")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(first); string(b) == g1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(first)
+			t.Fatalf("after 10 s, %s holds %q; want the first game", first, b)
+		}
+	}
+	io.WriteString(inW, g3)
+	inW.Close()
+	if code, stderr := wait(); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, stderr, code := frctool(t, g1+g2+g3, "split", "-q", "-o", whole); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"sp-518.pgn", "sp-000.pgn"} {
+		live, _ := os.ReadFile(filepath.Join(dir, name))
+		once, _ := os.ReadFile(filepath.Join(whole, name))
+		if string(live) != string(once) || len(live) == 0 {
+			t.Errorf("%s: %q from the live feed, %q from the whole input", name, live, once)
 		}
 	}
 }
