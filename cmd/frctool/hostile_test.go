@@ -261,6 +261,9 @@ func TestInterruptIdlePipe(t *testing.T) {
 		{"identify", []string{"identify"}},
 		{"identify -o", []string{"identify", "-o", "OUT"}},
 		{"convert", []string{"convert", "--from", "scharnagl", "--to", "fritz9"}},
+		// Idle after a game and a half: the reader waits in Idle, not Read.
+		{"filter, idle after a game", []string{"filter", "-o", "OUT"}},
+		{"split, idle after a game", []string{"split", "-o", "OUT"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -275,11 +278,30 @@ func TestInterruptIdlePipe(t *testing.T) {
 			}
 			defer r.Close()
 			defer w.Close()
+			idleAfterAGame := strings.HasSuffix(tc.name, "idle after a game")
+			if idleAfterAGame {
+				io.WriteString(w, "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4")
+			}
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(100*time.Millisecond, cancel)
 			var stdout, stderr bytes.Buffer
 			done := make(chan int, 1)
 			go func() { done <- run(ctx, args, r, &stdout, &stderr) }()
+			if idleAfterAGame {
+				// Stopped once the first game is handed out: split
+				// has written it, filter has it in its output.
+				first := filepath.Join(out, "sp-518.pgn")
+				for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(10 * time.Millisecond) {
+					if _, err := os.Stat(first); err == nil || tc.args[0] == "filter" && time.Since(start) > 400*time.Millisecond {
+						break
+					}
+				}
+				if _, err := os.Stat(first); tc.args[0] == "split" && err != nil {
+					t.Errorf("split did not write the first game before the interrupt: %v", err)
+				}
+				cancel()
+			} else {
+				time.AfterFunc(100*time.Millisecond, cancel)
+			}
 			select {
 			case code := <-done:
 				if code != 1 {
