@@ -413,7 +413,12 @@ func (e *RollbackError) Error() string {
 }
 
 // Unwrap gives both errors to errors.Is and errors.As.
-func (e *RollbackError) Unwrap() []error { return []error{e.Err, e.Restore} }
+func (e *RollbackError) Unwrap() []error {
+	if e.Restore == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Err, e.Restore}
+}
 
 // Abort ends a run that must leave the directory as it found it: one
 // stopped by a signal, or whose writing failed. It drops the games held in
