@@ -71,8 +71,8 @@ otherwise (with -o, to the file's extension: .csv, .json, .md, else csv;
 a compression extension after it, as in .json.zst, is looked through).
 --columns LIST chooses and orders the columns of the table, CSV and Markdown
 after the group-by fields; JSON and the page keep them all. A table on a
-terminal too narrow for all of them shows those that fit, the key, rank,
-games and White's score first, and says which it left out.
+terminal too narrow for all of them (its width, or COLUMNS) shows those that
+fit, the key, rank, games and White's score first, and says which it left out.
 json is one document, {"rows": [...], "totals": {...}}, whose rows also carry
 the raw sums; --merge reads such documents instead of PGN and adds them up,
 giving exactly what one run over all their games gives. That is how a huge

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/term"
@@ -19,10 +20,14 @@ func isTerminal(w io.Writer) bool {
 }
 
 // terminalWidth returns how many characters a line of the terminal w
-// holds, or 0 when w is no terminal or does not say.
+// holds, or 0 when w is no terminal or does not say. COLUMNS, when set
+// to a number, is taken instead, as ls and Python take it.
 func terminalWidth(w io.Writer) int {
 	if !isTerminal(w) {
 		return 0
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
 	}
 	width, _, err := term.GetSize(int(w.(*os.File).Fd()))
 	if err != nil || width <= 0 {

@@ -59,13 +59,13 @@ the move before and is reported; only the plies the tree reads are checked.
 
 --format defaults to table on a terminal and csv otherwise (with -o, to the
 file's extension: .json, .html, else csv). A table on a terminal keeps to its
-width: when all columns do not fit, it shows the line, the move, the games
-and the score first, and says which columns it left out. html is one
-self-contained page: a board and the table of moves beside it; clicking a
-move plays it. json holds one tree per start position with the raw sums;
---merge reads such documents instead of PGN and adds them up, giving what
-one run over all their games gives (write the parts without --min-games, at
-one --depth).
+width (or COLUMNS): when all columns do not fit, it shows the line, the
+move, the games and the score first, and says which columns it left out.
+html is one self-contained page: a board and the table of moves beside it;
+clicking a move plays it. json holds one tree per start position with the
+raw sums; --merge reads such documents instead of PGN and adds them up,
+giving what one run over all their games gives (write the parts without
+--min-games, at one --depth).
 
 --min-games leaves out moves fewer games played (keeps pages small).
 --max-nodes bounds the positions held, about ` + strconv.Itoa(tree.NodeBytes) + ` bytes each: past it the
