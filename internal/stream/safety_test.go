@@ -519,18 +519,7 @@ func TestCreateNamesTheOutput(t *testing.T) {
 // context are not.
 func TestIdle(t *testing.T) {
 	t.Run("a pipe, read to what was written", func(t *testing.T) {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		defer w.Close()
-		io.WriteString(w, "[Event \"x\"]\n")
-		in, err := OpenContext(context.Background(), "-", r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer in.Close()
+		in, w := openPipe(t, context.Background(), "[Event \"x\"]\n")
 		buf := make([]byte, 64)
 		n, _ := in.Read(buf)
 		if !in.Idle(20 * time.Millisecond) {
@@ -569,36 +558,14 @@ func TestIdle(t *testing.T) {
 		}
 	})
 	t.Run("a compressed pipe", func(t *testing.T) {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		defer w.Close()
-		w.Write([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
-		in, err := OpenContext(context.Background(), "-", r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer in.Close()
+		in, _ := openPipe(t, context.Background(), "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff")
 		if in.Idle(time.Second) {
 			t.Error("a compressed stream is idle")
 		}
 	})
 	t.Run("a done context", func(t *testing.T) {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		defer w.Close()
-		io.WriteString(w, "x\n")
 		ctx, cancel := context.WithCancel(context.Background())
-		in, err := OpenContext(ctx, "-", r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer in.Close()
+		in, _ := openPipe(t, ctx, "x\n")
 		in.Read(make([]byte, 8))
 		cancel()
 		if in.Idle(5 * time.Second) {
@@ -608,4 +575,23 @@ func TestIdle(t *testing.T) {
 			t.Errorf("read %v, want context.Canceled", err)
 		}
 	})
+}
+
+// openPipe opens the read end of a pipe as standard input, with written
+// written to it, and returns the input and the write end; both are closed
+// when the test ends.
+func openPipe(t *testing.T, ctx context.Context, written string) (*Input, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	io.WriteString(w, written)
+	in, err := OpenContext(ctx, "-", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close() })
+	return in, w
 }
