@@ -368,9 +368,11 @@ func (r *Reader) scanGame(handOut bool) (n int, partial bool, err error) {
 			r.scan.unclosedAtEnd()
 			return avail, false, nil
 		}
-		if avail >= limit {
+		if avail > limit {
 			return limit, true, nil
 		}
+		// At exactly limit bytes the game fits if the input ends there:
+		// read on to know, whatever size the reads come in.
 		if handOut && r.idler != nil && r.idler.Idle(idleWait) {
 			return 0, false, errIdle
 		}

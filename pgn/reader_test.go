@@ -502,3 +502,29 @@ func TestReadBatchDeferred(t *testing.T) {
 		})
 	}
 }
+
+// TestGameOfTheLimitAtTheEnd: a last game of exactly MaxGameSize bytes
+// fits, and one byte more does not, however the reads come: whether the
+// input ended was decided before by the read that brought the last byte.
+func TestGameOfTheLimitAtTheEnd(t *testing.T) {
+	const limit = 64
+	for _, tt := range []struct {
+		name    string
+		size    int
+		partial bool
+	}{
+		{"the limit", limit, false},
+		{"a byte over", limit + 1, true},
+		{"a byte under", limit - 1, false},
+	} {
+		input := "[Event \"x\"]\n\n" + strings.Repeat("e", tt.size-len("[Event \"x\"]\n\n"))
+		for _, rd := range readers {
+			t.Run(tt.name+"/"+rd.name, func(t *testing.T) {
+				games := readAll(t, input, rd.wrap, limit)
+				if games[0].Partial != tt.partial {
+					t.Errorf("%d games, the first partial %v; want partial %v", len(games), games[0].Partial, tt.partial)
+				}
+			})
+		}
+	}
+}
