@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -132,4 +133,49 @@ func pausing(n int) func(io.Reader) io.Reader {
 		}
 		return f
 	}
+}
+
+// FuzzIdleHandOut reads an input through a live feed that pauses every n
+// bytes, with ReadBatch, which hands out every game it holds whole at each
+// pause: the games must be Next's, and together the input.
+func FuzzIdleHandOut(f *testing.F) {
+	f.Add([]byte("[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 {c\n\n[x]} *\n"), uint8(7))
+	f.Add([]byte("[A \"1\"]\r\n\r\n1-0\r\n[B \"2\"]\r\n\r\n0-1"), uint8(3))
+	f.Add([]byte("\xef\xbb\xbf[E \"x\"]\r1. e4 *\r\r[E \"y\"]\r1. d4 *\r"), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
+		input := string(data)
+		var want []string
+		for _, g := range readAll(t, input, iotest.OneByteReader, 64) {
+			want = append(want, describeGame(g))
+		}
+		r := NewReader(pausing(int(n%64) + 1)(strings.NewReader(input)))
+		r.Name, r.MaxGameSize = "t.pgn", 64
+		var got []string
+		var all strings.Builder
+		for {
+			var b Batch
+			err := r.ReadBatch(&b, 1<<10)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range b.Games {
+				got = append(got, describeGame(&b.Games[i]))
+				all.Write(b.Games[i].Raw)
+			}
+		}
+		if all.String() != input {
+			t.Fatalf("the games' bytes differ from the input")
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d games, Next gave %d", len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("game %d:\n got %s\nwant %s", i+1, got[i], want[i])
+			}
+		}
+	})
 }
