@@ -272,3 +272,33 @@ func TestScanPartReusesGames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadPartOnce is FuzzReadPart for one way of reading at a time, the
+// part size, the largest game and the reads chosen by the fuzzer, so that
+// it runs fast enough to explore: parts confirmed or resumed must give
+// the games Next gives.
+func FuzzReadPartOnce(f *testing.F) {
+	f.Add([]byte("[Event \"a\"]\n\n1. e4 {c\n\n[Event \"b\"]\n\n} *\n\n[Event \"c\"]\n1. d4 *\n"), uint16(16), uint8(0))
+	f.Add([]byte("[A \"1\"]\r\r1-0\r\r[B \"2\"]\r\r0-1\r"), uint16(5), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, size uint16, how uint8) {
+		input := string(data)
+		maxGame := []int{0, 64, 100}[how%3]
+		wrap := []func(io.Reader) io.Reader{iotest.HalfReader, iotest.OneByteReader, iotest.DataErrReader, pausing(int(how%17) + 1)}[how/3%4]
+		var want []string
+		for _, g := range readAll(t, input, iotest.DataErrReader, maxGame) {
+			want = append(want, describeGame(g))
+		}
+		got, all, _ := readInParts(t, input, wrap, int(size%4096)+1, maxGame)
+		if all != input {
+			t.Fatalf("the games' bytes differ from the input")
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d games, Next gave %d", len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("game %d:\n got %s\nwant %s", i+1, got[i], want[i])
+			}
+		}
+	})
+}
