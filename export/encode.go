@@ -8,28 +8,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/frctool/frctool/internal/csvfield"
+	"github.com/frctool/frctool/pgn"
 )
 
 // utf8Text returns s as UTF-8: s itself when it is, else s with every
-// byte that is not part of a UTF-8 sequence read as Latin-1, the encoding
-// of old archives, appended to scratch. Text formats and Parquet's
-// strings must be UTF-8, and Latin-1 keeps "Müller" readable where a
-// replacement character would not.
+// byte that is not part of a UTF-8 sequence read as Latin-1 (pgn.AppendUTF8,
+// the rule every command reads text by), appended to scratch. Text formats
+// and Parquet's strings must be UTF-8.
 func utf8Text(scratch *[]byte, s []byte) []byte {
 	if utf8.Valid(s) {
 		return s
 	}
-	b := (*scratch)[:0]
-	for len(s) > 0 {
-		r, n := utf8.DecodeRune(s)
-		if r == utf8.RuneError && n <= 1 {
-			r, n = rune(s[0]), 1
-		}
-		b = utf8.AppendRune(b, r)
-		s = s[n:]
-	}
-	*scratch = b
-	return b
+	*scratch = pgn.AppendUTF8((*scratch)[:0], s)
+	return *scratch
 }
 
 // textOf returns s, a string of cell c, as UTF-8.
