@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/pgn"
@@ -158,10 +159,31 @@ func (s *Stats) GroupKey(dst []byte, g *pgn.Game, c *startpos.Class) []byte {
 		case fields.TypeBool:
 			dst = appendKeyValue(dst, keyText, 0, boolText[b2i(v.Bool)])
 		default:
-			dst = appendKeyValue(dst, keyText, 0, v.Text)
+			dst = appendKeyText(dst, v.Text)
 		}
 	}
 	return dst
+}
+
+// appendKeyText appends a text value of a key, as UTF-8: a tag's bytes
+// that are not UTF-8 are read as Latin-1 (pgn.AppendUTF8), so that a group
+// is named the same in every format, JSON included, and an old archive's
+// "M\xfcnchen" is the "München" of a new one.
+func appendKeyText(dst, text []byte) []byte {
+	if utf8.Valid(text) {
+		return appendKeyValue(dst, keyText, 0, text)
+	}
+	// The length goes first: the text is made where it goes, after room
+	// for the longest length, and moved up behind the length written.
+	dst = append(dst, keyText)
+	at := len(dst)
+	dst = append(dst, make([]byte, binary.MaxVarintLen64)...)
+	from := len(dst)
+	dst = pgn.AppendUTF8(dst, text)
+	n := len(dst) - from
+	w := binary.PutUvarint(dst[at:], uint64(n))
+	copy(dst[at+w:], dst[from:])
+	return dst[:at+w+n]
 }
 
 var boolText = [2][]byte{[]byte("false"), []byte("true")}

@@ -373,3 +373,40 @@ func TestReportRowsOnce(t *testing.T) {
 		t.Errorf("Rows made the rows again")
 	}
 }
+
+// TestGroupLatin1: a group value whose bytes are not UTF-8 is read as
+// Latin-1, so that it is one group with the same value in UTF-8, is
+// written as UTF-8 in every format, and comes back the same from JSON.
+func TestGroupLatin1(t *testing.T) {
+	data := []byte("[Event \"M\xfcnchen\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n" +
+		"[Event \"München\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n\n" +
+		"[Event \"M\xf6nchen\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n")
+	var s Stats
+	if err := s.SetGroupBy([]string{"Event"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &s, RunOptions{Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var csvOut, jsonOut bytes.Buffer
+	if err := (&Report{Stats: &s, Columns: []string{"sp", "games"}}).WriteCSV(&csvOut); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Event,sp,games\nMönchen,518,1\nMünchen,518,2\n"; csvOut.String() != want {
+		t.Errorf("CSV %q, want %q", csvOut.String(), want)
+	}
+	if err := (&Report{Stats: &s}).WriteJSON(&jsonOut); err != nil {
+		t.Fatal(err)
+	}
+	var merged Stats
+	if _, err := merged.ReadJSON(bytes.NewReader(jsonOut.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := (&Report{Stats: &merged, Columns: []string{"sp", "games"}}).WriteCSV(&again); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != csvOut.String() {
+		t.Errorf("read back from JSON %q, counted %q", again.String(), csvOut.String())
+	}
+}
