@@ -445,3 +445,31 @@ func TestPartition(t *testing.T) {
 		}
 	}
 }
+
+// TestLatin1Names: a name whose bytes are not UTF-8 is read as Latin-1, so
+// that an old archive's copy of a game is a duplicate of a new archive's,
+// and two names that differ only in letters outside ASCII stay two.
+func TestLatin1Names(t *testing.T) {
+	moves := "1. e4 e5 2. Nf3 Nc6 1/2-1/2"
+	between := func(white string) string {
+		return game(moves, "Event", "e", "White", white, "Black", "Beta, B.", "Result", "1/2-1/2")
+	}
+	utf8Game, latin1Game, otherGame := between("Müller, Jörg"), between("M\xfcller, J\xf6rg"), between("M\xf6ller, J\xf6rg")
+	for _, tt := range []struct {
+		name   string
+		inputs []string
+		out    []string
+	}{
+		{"a Latin-1 copy of a UTF-8 game", []string{utf8Game, latin1Game}, []string{utf8Game}},
+		{"a UTF-8 copy of a Latin-1 game", []string{latin1Game, utf8Game}, []string{latin1Game}},
+		{"Müller and Möller in Latin-1", []string{latin1Game, otherGame}, []string{latin1Game, otherGame}},
+		{"upper and lower case in Latin-1", []string{latin1Game, between("M\xdcLLER, J\xd6RG")}, []string{latin1Game}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, _ := runAll(t, Options{Key: MovesPlayers}, RunOptions{Jobs: 1}, tt.inputs...)
+			if want := strings.Join(tt.out, ""); out != want {
+				t.Errorf("out %q, want %q", out, want)
+			}
+		})
+	}
+}

@@ -163,7 +163,9 @@ func (k *keyer) reset() {
 }
 
 // name writes a player's name lowercased and without blanks, ended by
-// 0xff, a byte no UTF-8 text holds.
+// 0xff, a byte no UTF-8 text holds. A byte that is not UTF-8 is read as
+// Latin-1 (pgn.DecodeRune), so that an old archive's "M\xfcller" is the
+// "Müller" of a new one, and not the "M\xf6ller" beside it.
 func (k *keyer) name(b []byte) {
 	for len(b) > 0 {
 		c := b[0]
@@ -178,7 +180,7 @@ func (k *keyer) name(b []byte) {
 			k.writeByte(c)
 			continue
 		}
-		r, n := utf8.DecodeRune(b)
+		r, n := pgn.DecodeRune(b)
 		b = b[n:]
 		if unicode.IsSpace(r) {
 			continue
