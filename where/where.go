@@ -24,7 +24,9 @@
 //     "2024.05.17") does not match, unless an earlier part decides
 //     (it is after "2024.04.30"); see fields.Date.Compare.
 //   - Text compares byte by byte, case-sensitively; use a regular
-//     expression with (?i) to ignore case.
+//     expression with (?i) to ignore case. A tag's bytes that are not
+//     UTF-8 are read as Latin-1 (pgn.AppendUTF8), so that "München"
+//     selects an old archive's "M\xfcnchen" too.
 //   - kind, speed and bot take the bare words of their values: kind =
 //     dfrc, speed != bullet, bot = false; a value that does not exist is a
 //     mistake. bot alone means bot = true.
@@ -49,6 +51,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/pgn"
@@ -207,7 +210,11 @@ func (e *env) value(f fields.Field) fields.Value {
 		}
 		c = &e.class
 	}
-	return f.Value(e.g, c)
+	v := f.Value(e.g, c)
+	if v.Type == fields.TypeText && !utf8.Valid(v.Text) {
+		v.Text = pgn.AppendUTF8(nil, v.Text) // rare, and never in a UTF-8 archive
+	}
+	return v
 }
 
 // Match reports whether the expression selects game g, whose class is c

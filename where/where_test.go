@@ -553,3 +553,38 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// TestLatin1Tags: a tag's bytes that are not UTF-8 are read as Latin-1,
+// so that comparisons and regular expressions written in UTF-8 select an
+// old archive's games as they select a new one's.
+func TestLatin1Tags(t *testing.T) {
+	games := map[string]string{
+		"Latin-1": "[Event \"M\xfcnchen\"]\n[White \"M\xfcller, J\xf6rg\"]\n\n1. e4 *\n",
+		"UTF-8":   "[Event \"München\"]\n[White \"Müller, Jörg\"]\n\n1. e4 *\n",
+		"other":   "[Event \"M\xf6nchen\"]\n[White \"M\xf6ller, J\xf6rg\"]\n\n1. e4 *\n",
+	}
+	for _, tt := range []struct {
+		expr string
+		want map[string]bool
+	}{
+		{`Event = "München"`, map[string]bool{"Latin-1": true, "UTF-8": true, "other": false}},
+		{`Event != "München"`, map[string]bool{"Latin-1": false, "UTF-8": false, "other": true}},
+		{`Event > "Mz"`, map[string]bool{"Latin-1": true, "UTF-8": true, "other": true}},
+		{`White ~ "(?i)^MÜLLER"`, map[string]bool{"Latin-1": true, "UTF-8": true, "other": false}},
+		{`White ~ "ö"`, map[string]bool{"Latin-1": true, "UTF-8": true, "other": true}},
+	} {
+		e, err := Parse(tt.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range games {
+			g, err := pgn.NewReader(strings.NewReader(text)).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.Match(g, nil); got != tt.want[name] {
+				t.Errorf("%s on the %s game: %v, want %v", tt.expr, name, got, tt.want[name])
+			}
+		}
+	}
+}
