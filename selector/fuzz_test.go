@@ -1,0 +1,67 @@
+package selector
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/frctool/frctool/pgn"
+)
+
+// FuzzFilterPartition holds filter to its promise on any archive: the
+// games selected and the games rejected, put back together game by game
+// in input order, are the input byte for byte; and filtering the selected
+// games again selects them all.
+func FuzzFilterPartition(f *testing.F) {
+	f.Add([]byte("[Event \"a\"]\n\n1. e4 *\n\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[SetUp \"1\"]\n\n1. g3 *\n\njunk\n"), uint16(518), uint8(0))
+	f.Add([]byte("\n\n[E \"x\"]\r\n\r\n1. d4 1-0\r\n"), uint16(0), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, sp uint16, how uint8) {
+		c := Criteria{SPs: []int{int(sp % 960)}, DFRC: how&1 != 0, Other: how&2 != 0, Invert: how&4 != 0}
+		filter := func(in []byte) (sel, rej []byte) {
+			var s, r bytes.Buffer
+			fl := NewFilter(New(c), &s, &r)
+			if err := fl.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), RunOptions{Jobs: int(how%2) + 1}); err != nil {
+				t.Fatal(err)
+			}
+			if err := fl.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return s.Bytes(), r.Bytes()
+		}
+		sel, rej := filter(data)
+		if len(sel)+len(rej) != len(data) {
+			t.Fatalf("selected %d and rejected %d bytes, input %d", len(sel), len(rej), len(data))
+		}
+		if !interleaves(data, sel, rej) {
+			t.Fatalf("the input is not the selected and the rejected bytes put back together in order")
+		}
+		again, rejAgain := filter(sel)
+		if c.Invert {
+			return // the complement of a complement needs the original's classes
+		}
+		if !bytes.Equal(again, sel) || len(rejAgain) != 0 {
+			t.Fatalf("filtering the selected games again rejected %q", rejAgain)
+		}
+	})
+}
+
+// interleaves reports whether all is a and b merged, each in its order,
+// by dynamic programming over their prefixes: row i says for every j
+// whether all's first i+j bytes are a's first i merged with b's first j.
+func interleaves(all, a, b []byte) bool {
+	prev := make([]bool, len(b)+1)
+	cur := make([]bool, len(b)+1)
+	prev[0] = true
+	for j := 1; j <= len(b); j++ {
+		prev[j] = prev[j-1] && b[j-1] == all[j-1]
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = prev[0] && a[i-1] == all[i-1]
+		for j := 1; j <= len(b); j++ {
+			k := all[i+j-1]
+			cur[j] = prev[j] && a[i-1] == k || cur[j-1] && b[j-1] == k
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
