@@ -3,6 +3,8 @@ package selector
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"testing"
 
 	"github.com/frctool/frctool/pgn"
@@ -64,4 +66,50 @@ func interleaves(all, a, b []byte) bool {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// FuzzSplitKeepsEveryGame holds split to its promise on any archive: the
+// files together hold the input's bytes, each file holds its games in
+// input order, and filtering the input for a file's position gives that
+// file, byte for byte.
+func FuzzSplitKeepsEveryGame(f *testing.F) {
+	f.Add([]byte("[Event \"a\"]\n\n1. e4 *\n\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[SetUp \"1\"]\n\n1. g3 *\n\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kf1 *\n"), false)
+	f.Add([]byte("[E \"x\"]\r\n\r\n1. d4 1-0\r\n[E \"y\"]\r\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\r\n\r\n*"), true)
+	f.Fuzz(func(t *testing.T, data []byte, tiny bool) {
+		dir := t.TempDir()
+		split(t, SplitOptions{Dir: dir}, tiny, 0, data)
+		files := readDir(t, dir)
+		total := 0
+		for name, b := range files {
+			total += len(b)
+			var c Criteria
+			switch {
+			case name == DFRCFile:
+				c.DFRC = true
+			case name == OtherFile:
+				c.Other = true
+			default:
+				var sp int
+				if _, err := fmt.Sscanf(name, "sp-%03d.pgn", &sp); err != nil {
+					t.Fatalf("a file %s", name)
+				}
+				c.SPs = []int{sp}
+			}
+			var sel bytes.Buffer
+			fl := NewFilter(New(c), &sel, io.Discard)
+			if err := fl.Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), RunOptions{Jobs: 1}); err != nil {
+				t.Fatal(err)
+			}
+			fl.Close()
+			// Text with no game at all goes to other.pgn, and a filter
+			// rejects it.
+			noGame := bytes.Equal(b, data) && sel.Len() == 0 && name == OtherFile
+			if !bytes.Equal(sel.Bytes(), b) && !noGame {
+				t.Fatalf("%s holds %q; filtering the input for it gives %q", name, b, sel.Bytes())
+			}
+		}
+		if total != len(data) {
+			t.Fatalf("the files hold %d bytes, the input %d", total, len(data))
+		}
+	})
 }
