@@ -169,8 +169,9 @@ func newTable(rep *stats.Report, widths []int) table.Writer {
 // FitColumns chooses the report's Columns so that its table (and the DFRC
 // pairs' table) is at most width characters wide, keeping the columns a
 // reader needs most: the key, the back rank, the games and White's score
-// with its interval first, the tests next, the counts behind the score,
-// and the ratings' columns last. The group-by fields, the key, the back
+// with its interval first, then the draw rate, the score against the
+// ratings' expectation and the test, the counts behind the score, and the
+// ratings' own columns last (fitOrder). The group-by fields, the key, the back
 // rank and the games are kept even when they alone are wider. It returns
 // the columns left out, in Columns' order, and leaves Columns as it is
 // when the whole table fits.
