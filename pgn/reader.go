@@ -9,8 +9,12 @@
 // line numbers, never by dropping bytes.
 //
 // Tags are parsed with their byte spans, so a program can change one tag
-// and copy every other byte through unchanged ([Game.AppendEdited]).
-// Package startpos tells a game's start position from its FEN, SetUp and
+// and copy every other byte through unchanged ([Game.AppendEdited]). Their
+// text is bytes as written; [AppendUTF8] and [DecodeRune] read it as UTF-8,
+// and bytes that are not as Latin-1, the standard's own character set.
+// A Reader whose source can tell it has gone idle, as a live feed's pipe
+// does, hands out the games it holds whole instead of waiting for more
+// (see [NewReader]). Package startpos tells a game's start position from its FEN, SetUp and
 // Variant tags; this package knows only the PGN format.
 package pgn
 
