@@ -62,9 +62,9 @@ func sameNumber(a, b string) bool {
 }
 
 // formatsToCompare are CSV and JSON Lines, and Parquet too when the corpus
-// runs as a test: while fuzzing, coverage of the Parquet library's code
-// takes the engine to a few inputs a minute, against thousands a second
-// without it.
+// runs as a test: fuzzing with Parquet, the engine ran a few inputs a
+// minute, against thousands a second without it, though each input takes
+// milliseconds as a test (the Parquet library's coverage, seemingly).
 func formatsToCompare() []Format {
 	if f := flag.Lookup("test.fuzz"); f != nil && f.Value.String() != "" {
 		return []Format{CSV, JSONL}
