@@ -22,6 +22,11 @@ func FuzzDedup(f *testing.F) {
 		if n := sum.Duplicates + sum.PrefixDuplicates; n > 0 && dups == "" || n == 0 && dups != "" {
 			t.Fatalf("%d duplicates counted, %d bytes of them written", n, len(dups))
 		}
+		if strings.Contains(strings.ReplaceAll(input, "\r\n", ""), "\r") {
+			// A lone CR: the reader takes the first line end of its input
+			// for all of it, so the output alone may read otherwise.
+			return
+		}
 		again, dups2, _ := runAll(t, opts, RunOptions{Jobs: 1}, out)
 		if again != out || dups2 != "" {
 			t.Fatalf("the output deduplicated again lost %q", dups2)

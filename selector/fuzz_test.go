@@ -37,10 +37,14 @@ func FuzzFilterPartition(f *testing.F) {
 		if !interleaves(data, sel, rej) {
 			t.Fatalf("the input is not the selected and the rejected bytes put back together in order")
 		}
-		again, rejAgain := filter(sel)
-		if c.Invert {
-			return // the complement of a complement needs the original's classes
+		if c.Invert || loneCR(data) {
+			// The complement of a complement needs the original's classes;
+			// and with a lone CR the reader takes the first line end of its
+			// input for all of it, so the selected games alone may read
+			// otherwise.
+			return
 		}
+		again, rejAgain := filter(sel)
 		if !bytes.Equal(again, sel) || len(rejAgain) != 0 {
 			t.Fatalf("filtering the selected games again rejected %q", rejAgain)
 		}
@@ -112,4 +116,9 @@ func FuzzSplitKeepsEveryGame(f *testing.F) {
 			t.Fatalf("the files hold %d bytes, the input %d", total, len(data))
 		}
 	})
+}
+
+// loneCR reports whether b holds a CR that no LF follows.
+func loneCR(b []byte) bool {
+	return bytes.Contains(bytes.ReplaceAll(b, []byte("\r\n"), nil), []byte("\r"))
 }
