@@ -166,16 +166,6 @@ func FuzzIdleHandOut(f *testing.F) {
 				all.Write(b.Games[i].Raw)
 			}
 		}
-		if all.String() != input {
-			t.Fatalf("the games' bytes differ from the input")
-		}
-		if len(got) != len(want) {
-			t.Fatalf("%d games, Next gave %d", len(got), len(want))
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("game %d:\n got %s\nwant %s", i+1, got[i], want[i])
-			}
-		}
+		sameGames(t, got, want, all.String(), input)
 	})
 }

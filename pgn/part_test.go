@@ -289,16 +289,23 @@ func FuzzReadPartOnce(f *testing.F) {
 			want = append(want, describeGame(g))
 		}
 		got, all, _ := readInParts(t, input, wrap, int(size%4096)+1, maxGame)
-		if all != input {
-			t.Fatalf("the games' bytes differ from the input")
-		}
-		if len(got) != len(want) {
-			t.Fatalf("%d games, Next gave %d", len(got), len(want))
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("game %d:\n got %s\nwant %s", i+1, got[i], want[i])
-			}
-		}
+		sameGames(t, got, want, all, input)
 	})
+}
+
+// sameGames fails the test unless got, games read one way, are want, the
+// games Next gives, and their bytes, all, are the input.
+func sameGames(t *testing.T, got, want []string, all, input string) {
+	t.Helper()
+	if all != input {
+		t.Fatalf("the games' bytes differ from the input")
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d games, Next gave %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("game %d:\n got %s\nwant %s", i+1, got[i], want[i])
+		}
+	}
 }

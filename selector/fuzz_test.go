@@ -7,6 +7,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
 )
 
@@ -37,12 +38,8 @@ func FuzzFilterPartition(f *testing.F) {
 		if !interleaves(data, sel, rej) {
 			t.Fatalf("the input is not the selected and the rejected bytes put back together in order")
 		}
-		if c.Invert || loneCR(data) {
-			// The complement of a complement needs the original's classes;
-			// and with a lone CR the reader takes the first line end of its
-			// input for all of it, so the selected games alone may read
-			// otherwise.
-			return
+		if c.Invert || sharedtest.LoneCR(data) {
+			return // the complement of a complement needs the original's classes
 		}
 		again, rejAgain := filter(sel)
 		if !bytes.Equal(again, sel) || len(rejAgain) != 0 {
@@ -116,9 +113,4 @@ func FuzzSplitKeepsEveryGame(f *testing.F) {
 			t.Fatalf("the files hold %d bytes, the input %d", total, len(data))
 		}
 	})
-}
-
-// loneCR reports whether b holds a CR that no LF follows.
-func loneCR(b []byte) bool {
-	return bytes.Contains(bytes.ReplaceAll(b, []byte("\r\n"), nil), []byte("\r"))
 }

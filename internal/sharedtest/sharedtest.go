@@ -144,3 +144,11 @@ func SeedFixtures(f *testing.F, patterns ...string) {
 		}
 	}
 }
+
+// LoneCR reports whether b holds a CR that no LF follows. A PGN reader
+// takes the first line end of its input for all of it, so such an input
+// cut into parts, or a part of it read alone, may read otherwise than the
+// whole: tests that cut or read again leave it aside.
+func LoneCR(b []byte) bool {
+	return bytes.Contains(bytes.ReplaceAll(b, []byte("\r\n"), nil), []byte("\r"))
+}
