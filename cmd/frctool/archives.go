@@ -16,7 +16,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/stream"
@@ -346,8 +345,7 @@ func (a *archives) options() pipeline.Options {
 // large enough and --quiet is not given. It returns the function that
 // removes it.
 func (a *archives) startBar(total int64, consumed func() int64) (stop func()) {
-	f, ok := a.stderr.(*os.File)
-	if a.quiet || total < progressThreshold || !ok || !term.IsTerminal(int(f.Fd())) {
+	if a.quiet || total < progressThreshold || !isTerminal(a.stderr) {
 		return func() {}
 	}
 	a.bar = progressbar.NewOptions64(total,

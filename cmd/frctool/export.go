@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/frctool/frctool/export"
 	"github.com/frctool/frctool/internal/stream"
@@ -86,7 +84,7 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 			return usagef(cmd, "-o %s: Parquet compresses its columns itself (zstd); name the file .parquet", output)
 		}
 		if output == "-" || output == "" {
-			if f, ok := cmd.Root().Writer.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			if isTerminal(cmd.Root().Writer) {
 				return usagef(cmd, "Parquet is binary: give -o FILE or redirect standard output")
 			}
 		}

@@ -18,7 +18,6 @@ import (
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/internal/words"
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -70,7 +69,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// they write to one; errors writing to it are not worth a status.
 	out := &errWriter{w: stdout}
 	app.Reader, app.Writer, app.ErrWriter = stdin, out, stderr
-	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if isTerminal(stdout) {
 		app.Writer = stdout
 	}
 	err := app.Run(ctx, args)
