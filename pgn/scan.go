@@ -44,6 +44,7 @@ type scanner struct {
 	badTags   int  // malformed tag pairs seen in this game
 	tagsCut   bool // tags past MaxTags were not recorded
 	skipLine  bool // the part starts inside a header line, to be skipped
+	walkOnly  bool // never skim (for tests that hold the skim to the walk)
 	tags      []tagSpan
 	vals      []byte
 	problems  []problem
@@ -124,6 +125,12 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 			}
 			i = next
 		case modeMovetext:
+			if i == s.movetext && len(s.tags) > 0 && !s.walkOnly {
+				if end, ok := skimMovetext(data, i); ok {
+					i = end
+					return end, true
+				}
+			}
 			if i = movetextPlainEnd(data, i); i == len(data) {
 				break
 			}
@@ -221,6 +228,55 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 	}
 	return 0, false
 }
+
+// skimMovetext finds where the movetext beginning at i, outside a
+// comment, ends, if it can tell so in one pass over its lines: the walk in
+// run stops at every comment, and a lichess game has one per move. It
+// returns ok false, to leave the movetext to the walk, at whatever the
+// walk would report or treat apart: a control byte, a line that begins
+// with a blank, a '%', or a '[' and a byte of a tag name other than a
+// letter, or the end of data before the next game. Otherwise the first
+// line that begins with '[' and a letter starts the next game, unless it
+// lies inside a comment. Comments do not nest and the first '}' after a
+// '{' closes its comment, so it does not when no '{' follows the last '}'
+// before it (FuzzSkimMovetext holds the skim to the walk).
+func skimMovetext(data []byte, i int) (end int, ok bool) {
+	data = data[:min(len(data), i+skimLimit)]
+	for p := i; ; p++ {
+		if p = lineOrControl(data, p); p+2 >= len(data) {
+			return 0, false
+		}
+		if c := data[p]; c != '\n' {
+			if !spaceTable[c] {
+				return 0, false
+			}
+			continue
+		}
+		switch c := data[p+1]; {
+		case c == '[':
+			if !isLetter(data[p+2]) {
+				if isNameByte(data[p+2]) {
+					return 0, false // not a tag here, but inside a comment a sign of one left open
+				}
+				continue // "[%clk ...]" and the like
+			}
+			seg := data[i : p+1]
+			if bytes.IndexByte(seg, '{') >= 0 {
+				if k := bytes.LastIndexByte(seg, '}'); k < 0 || bytes.IndexByte(seg[k:], '{') >= 0 {
+					return 0, false
+				}
+			}
+			return p + 1, true
+		case c == '%' || tagBlanks[c]:
+			return 0, false
+		}
+	}
+}
+
+// skimLimit bounds skimMovetext. Past a few lines of moves the walk is
+// faster: it skips a long comment with one IndexByte, and games of long
+// comments (an engine's analysis) are long.
+const skimLimit = 2048
 
 // headerLine handles one line in modeStart or modeTags, starting at
 // i, the beginning of a line. It returns where the next line starts, or

@@ -1,7 +1,10 @@
 package pgn
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -85,4 +88,88 @@ func FuzzPlainTagLine(f *testing.F) {
 			checkAsGeneralPath(t, data, &s, next)
 		}
 	})
+}
+
+// skimCases are games whose movetext skimMovetext must settle, or leave to
+// the walk, named by what they exercise. Each is followed by a next game.
+var skimCases = []struct {
+	name, movetext string
+	skimmed        bool
+}{
+	{"clock comments", "1. e4 { [%clk 0:10:00] } 1... d6 { [%clk 0:10:00] }\n2. Qh5 { [%clk 0:09:18] } 0-1\n\n", true},
+	{"no comments", "1. e4 e5 2. Nf3 *\n\n", true},
+	{"no blank line before the next game", "1. e4 *\n", true},
+	{"crlf", "1. e4 {a} *\r\n\r\n", true},
+	{"stray closing brace", "1. e4 } e5 *\n\n", true},
+	{"brace in a line comment, closed later", "1. e4 ; {\ne5 } *\n\n", true},
+	{"comment quoting a bracket line", "1. e4 {\n[%clk 0:10:00]\n} *\n\n", true},
+	{"comment quoting a tag", "1. e4 {\n[Event \"x\"]\n} *\n\n", false},
+	{"comment left open", "1. e4 {never closed\n\n", false},
+	{"brace in a line comment, not closed", "1. e4 ; {\n\n", false},
+	{"escape line", "1. e4\n% {\n*\n\n", false},
+	{"line beginning with a blank", "1. e4\n e5 *\n\n", false},
+	{"tag after a blank", "1. e4 *\n [Event \"y\"]\n\n", false},
+	{"bracket then a blank", "1. e4\n[ Event \"y\"]\n*\n\n", true},
+	{"bracket then a digit", "1. e4 {\n\n[1 \"y\"]\n} *\n\n", false},
+	{"control byte", "1. e4 \x01 e5 *\n\n", false},
+	{"control byte in a comment", "1. e4 {\x01} *\n\n", false},
+	{"DEL", "1. e4 \x7f *\n\n", false},
+	{"form feed and 0x1a are blanks", "1. e4\f\x1a e5 *\n\n", true},
+}
+
+// TestSkimMovetext checks which movetexts are skimmed, and that the scanner
+// reads every case as the walk alone does.
+func TestSkimMovetext(t *testing.T) {
+	const next = "[Event \"next\"]\n\n*\n"
+	for _, c := range skimCases {
+		t.Run(c.name, func(t *testing.T) {
+			data := []byte("[Event \"a\"]\n\n" + c.movetext + next)
+			i := bytes.IndexByte(data, '\n') + 1 // the blank line, where the movetext begins
+			end, ok := skimMovetext(data, i)
+			if ok != c.skimmed {
+				t.Fatalf("skimmed %v, want %v", ok, c.skimmed)
+			}
+			if ok && end != len(data)-len(next) {
+				t.Fatalf("skim ends the game at %d, want %d", end, len(data)-len(next))
+			}
+			checkSkimAgrees(t, data)
+		})
+	}
+}
+
+// checkSkimAgrees scans the first game of data with the skim and with the
+// walk alone, with data whole and as the last read, and wants the same
+// game: its length, tags and problems.
+func checkSkimAgrees(t *testing.T, data []byte) {
+	t.Helper()
+	for _, atEOF := range []bool{false, true} {
+		var skim, walk scanner
+		skim.reset()
+		walk.reset()
+		walk.walkOnly = true
+		n1, done1 := skim.run(data, atEOF)
+		n2, done2 := walk.run(data, atEOF)
+		if n1 != n2 || done1 != done2 || skim.pos != walk.pos || skim.mode != walk.mode ||
+			!slices.Equal(skim.tags, walk.tags) || problemsText(skim.problems) != problemsText(walk.problems) {
+			t.Fatalf("%q (at EOF %v): with the skim %d %v, pos %d, mode %d, problems %s; walk alone %d %v, pos %d, mode %d, problems %s",
+				data, atEOF, n1, done1, skim.pos, skim.mode, problemsText(skim.problems), n2, done2, walk.pos, walk.mode, problemsText(walk.problems))
+		}
+	}
+}
+
+func problemsText(ps []problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%d: %v; ", p.off, p.err)
+	}
+	return b.String()
+}
+
+// FuzzSkimMovetext holds the scanner with the skim to the walk alone on
+// any input. Its corpus is in testdata/fuzz/FuzzSkimMovetext.
+func FuzzSkimMovetext(f *testing.F) {
+	for _, c := range skimCases {
+		f.Add([]byte("[Event \"a\"]\n\n" + c.movetext + "[Event \"next\"]\n\n*\n"))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkSkimAgrees(t, data) })
 }

@@ -55,3 +55,19 @@ func movetextMarked(data []byte, i int) int {
 	}
 	return i
 }
+
+// lineOrControl returns the offset of the first byte at or after p that is
+// below ' ' (a line feed, another blank or a control byte) or DEL, or
+// len(data).
+func lineOrControl(data []byte, p int) int {
+	for ; p+8 <= len(data); p += 8 {
+		w := binary.LittleEndian.Uint64(data[p:])
+		if m := wordBelow(w, ' ') | wordZeros(w^0x7f*wordOnes); m != 0 {
+			return p + firstMarked(m)
+		}
+	}
+	for p < len(data) && data[p] >= ' ' && data[p] != 0x7f {
+		p++
+	}
+	return p
+}

@@ -43,6 +43,13 @@ func checkWordLoops(t *testing.T, data []byte) {
 		if got := plainValueLength(data, i); got != want {
 			t.Fatalf("plainValueLength(%q, %d) = %d, want %d", data, i, got, want)
 		}
+		want = i
+		for want < len(data) && data[want] >= ' ' && data[want] != 0x7f {
+			want++
+		}
+		if got := lineOrControl(data, i); got != want {
+			t.Fatalf("lineOrControl(%q, %d) = %d, want %d", data, i, got, want)
+		}
 	}
 }
 
