@@ -45,6 +45,7 @@ type scanner struct {
 	tagsCut   bool // tags past MaxTags were not recorded
 	skipLine  bool // the part starts inside a header line, to be skipped
 	walkOnly  bool // never skim (for tests that hold the skim to the walk)
+	longGame  bool // the game before had more movetext than skimLimit
 	tags      []tagSpan
 	vals      []byte
 	problems  []problem
@@ -53,6 +54,7 @@ type scanner struct {
 func (s *scanner) reset() {
 	// Field by field: a struct literal is built aside and copied in,
 	// which cost 6% of scanning header-only games.
+	s.longGame = s.movetext >= 0 && s.pos-s.movetext > skimLimit
 	s.pos, s.mode, s.lines, s.movetext, s.braceOpen = 0, modeStart, 0, -1, 0
 	s.ctrl, s.badTags, s.tagsCut, s.skipLine = false, 0, false, false
 	s.tags, s.vals, s.problems = s.tags[:0], s.vals[:0], s.problems[:0]
@@ -125,7 +127,7 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 			}
 			i = next
 		case modeMovetext:
-			if i == s.movetext && len(s.tags) > 0 && !s.walkOnly {
+			if i == s.movetext && len(s.tags) > 0 && !s.walkOnly && !s.longGame {
 				if end, ok := skimMovetext(data, i); ok {
 					i = end
 					return end, true
@@ -275,7 +277,8 @@ func skimMovetext(data []byte, i int) (end int, ok bool) {
 
 // skimLimit bounds skimMovetext. Past a few lines of moves the walk is
 // faster: it skips a long comment with one IndexByte, and games of long
-// comments (an engine's analysis) are long.
+// comments (an engine's analysis) are long. After such a game the next is
+// not skimmed: in an archive of them a skim would only cost its bytes.
 const skimLimit = 2048
 
 // headerLine handles one line in modeStart or modeTags, starting at

@@ -173,3 +173,27 @@ func FuzzSkimMovetext(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkSkimAgrees(t, data) })
 }
+
+// TestNoSkimAfterLongGame: after a game with more movetext than skimLimit,
+// as in an archive of engine games, the next is left to the walk, which
+// the skim would only cost the limit's bytes; after a short one the skim
+// is tried again.
+func TestNoSkimAfterLongGame(t *testing.T) {
+	long := "[Event \"a\"]\n\n1. e4 {" + strings.Repeat("analysis ", skimLimit/8) + "} *\n\n"
+	short := "[Event \"b\"]\n\n1. d4 *\n\n"
+	var s scanner
+	s.reset()
+	for i, c := range []struct {
+		game     string
+		longNext bool
+	}{{long, true}, {short, false}, {long, true}} {
+		n, done := s.run([]byte(c.game+short), false)
+		if !done || n != len(c.game) {
+			t.Fatalf("game %d: scanned %d %v, want %d", i+1, n, done, len(c.game))
+		}
+		s.reset()
+		if s.longGame != c.longNext {
+			t.Fatalf("after game %d: longGame %v, want %v", i+1, s.longGame, c.longNext)
+		}
+	}
+}
