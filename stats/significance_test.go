@@ -345,3 +345,18 @@ func TestNullCalibration(t *testing.T) {
 		})
 	}
 }
+
+// TestExpectedTerms holds the looked-up terms of a rated game to the Elo
+// formula worked out here, on both sides of the table's ends.
+func TestExpectedTerms(t *testing.T) {
+	for diff := -maxTabledDiff - 50; diff <= maxTabledDiff+50; diff++ {
+		e := 1 / (1 + math.Pow(10, float64(-diff)/400))
+		for half := int64(0); half <= 2; half++ {
+			d := float64(half)/2 - e
+			wantE, wantD := int64(math.Round(e*1e9)), int64(math.Round(d*d*1e9))
+			if gotE, gotD := expectedTerms(diff, half); gotE != wantE || gotD != wantD {
+				t.Fatalf("diff %d, %d half points: terms %d, %d; want %d, %d", diff, half, gotE, gotD, wantE, wantD)
+			}
+		}
+	}
+}

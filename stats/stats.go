@@ -30,6 +30,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/internal/words"
@@ -387,15 +388,55 @@ func (s *Stats) count(g *Game) error {
 	}
 	if g.WhiteElo > 0 && g.BlackElo > 0 && g.Outcome != Unfinished {
 		half := [...]int64{WhiteWin: 2, Draw: 1, BlackWin: 0}[g.Outcome]
-		e := Expectation(g.WhiteElo, g.BlackElo)
-		d := float64(half)/2 - e
+		e, d := expectedTerms(g.WhiteElo-g.BlackElo, half)
 		c.RatedGames++
 		c.RatedHalfPoints += half
-		c.ExpectedSum += int64(math.Round(e * Scale))
-		c.DiffSqSum += int64(math.Round(d * d * Scale))
+		c.ExpectedSum += e
+		c.DiffSqSum += d
 	}
 	return nil
 }
+
+// expectedTerms returns a rated game's terms of Counts.ExpectedSum and
+// DiffSqSum, for White rated diff points above Black and White's score in
+// half points. Differences within expectedTable's range, nearly all of
+// them, are looked up: the power and two roundings took 3% of the CPU
+// time of counting lichess-like games.
+func expectedTerms(diff int, half int64) (expected, diffSq int64) {
+	if k := diff + maxTabledDiff; k >= 0 && k <= 2*maxTabledDiff {
+		t := &expectedTable()[k]
+		return t.expected, t.diffSq[half]
+	}
+	return computedTerms(diff, half)
+}
+
+// computedTerms is expectedTerms worked out.
+func computedTerms(diff int, half int64) (expected, diffSq int64) {
+	e := Expectation(diff, 0)
+	d := float64(half)/2 - e
+	return int64(math.Round(e * Scale)), int64(math.Round(d * d * Scale))
+}
+
+// maxTabledDiff bounds the rating differences expectedTable holds.
+const maxTabledDiff = 1024
+
+type expectedTerm struct {
+	expected int64
+	diffSq   [3]int64 // by White's score in half points
+}
+
+// expectedTable holds computedTerms for every difference from
+// -maxTabledDiff to maxTabledDiff, made when the first rated game is
+// counted rather than by every run of the program.
+var expectedTable = sync.OnceValue(func() *[2*maxTabledDiff + 1]expectedTerm {
+	t := new([2*maxTabledDiff + 1]expectedTerm)
+	for k := range t {
+		for half := range t[k].diffSq {
+			t[k].expected, t[k].diffSq[half] = computedTerms(k-maxTabledDiff, int64(half))
+		}
+	}
+	return t
+})
 
 // AddGame examines a game and counts it in its group, returning its
 // problems; the error is Add's.
