@@ -276,10 +276,12 @@ func skimMovetext(data []byte, i int) (end int, ok bool) {
 }
 
 // skimLimit bounds skimMovetext. Past a few lines of moves the walk is
-// faster: it skips a long comment with one IndexByte, and games of long
-// comments (an engine's analysis) are long. After such a game the next is
-// not skimmed: in an archive of them a skim would only cost its bytes.
-const skimLimit = 2048
+// faster when comments are long: it skips each with one IndexByte, and
+// games of long comments (an engine's analysis) are long. After such a
+// game the next is not skimmed: in an archive of them a skim would only
+// cost its bytes. Games of moves and clocks, such as lichess's, reach
+// 8 KB at about 300 plies.
+const skimLimit = 8 << 10
 
 // headerLine handles one line in modeStart or modeTags, starting at
 // i, the beginning of a line. It returns where the next line starts, or
