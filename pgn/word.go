@@ -58,16 +58,28 @@ func movetextMarked(data []byte, i int) int {
 
 // lineOrControl returns the offset of the first byte at or after p that is
 // below ' ' (a line feed, another blank or a control byte) or DEL, or
-// len(data).
+// len(data). It reads sixteen bytes a turn, from a slice that it moves on,
+// which takes half the instructions of indexing data afresh eight bytes a
+// turn: lines of moves run for dozens of bytes between the line feeds.
 func lineOrControl(data []byte, p int) int {
-	for ; p+8 <= len(data); p += 8 {
-		w := binary.LittleEndian.Uint64(data[p:])
-		if m := wordBelow(w, ' ') | wordZeros(w^0x7f*wordOnes); m != 0 {
-			return p + firstMarked(m)
+	if p >= len(data) {
+		return len(data)
+	}
+	d := data[p:]
+	for len(d) >= 16 {
+		w0, w1 := binary.LittleEndian.Uint64(d), binary.LittleEndian.Uint64(d[8:])
+		m0 := wordBelow(w0, ' ') | wordZeros(w0^0x7f*wordOnes)
+		m1 := wordBelow(w1, ' ') | wordZeros(w1^0x7f*wordOnes)
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return len(data) - len(d) + firstMarked(m0)
+			}
+			return len(data) - len(d) + 8 + firstMarked(m1)
 		}
+		d = d[16:]
 	}
-	for p < len(data) && data[p] >= ' ' && data[p] != 0x7f {
-		p++
+	for len(d) > 0 && d[0] >= ' ' && d[0] != 0x7f {
+		d = d[1:]
 	}
-	return p
+	return len(data) - len(d)
 }

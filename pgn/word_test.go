@@ -20,6 +20,9 @@ var wordCases = []struct{ name, data string }{
 	{"comment with a line break", "{ a long comment\nover two lines }"},
 	{"long comment", "{ " + string(bytes.Repeat([]byte("x"), 100)) + " }"},
 	{"quotes and backslashes", `"a\"b" \\ "c"` + "\n"},
+	{"line feed in the second word of sixteen", "1. e4 e5 2. Nf3 \nNc6"},
+	{"DEL in the second word of sixteen", "0123456789abcd\x7fef 0123456789abcdef"},
+	{"control byte after sixteen plain bytes", "0123456789abcdef\x01 0123456789abcdef\n"},
 	{"short", "{}"},
 	{"empty", ""},
 }
