@@ -412,7 +412,12 @@ func expectedTerms(diff int, half int64) (expected, diffSq int64) {
 
 // computedTerms is expectedTerms worked out.
 func computedTerms(diff int, half int64) (expected, diffSq int64) {
-	e := Expectation(diff, 0)
+	return termsOf(Expectation(diff, 0), half)
+}
+
+// termsOf returns the terms of a game White was expected to score e in,
+// and scored half half points in.
+func termsOf(e float64, half int64) (expected, diffSq int64) {
 	d := float64(half)/2 - e
 	return int64(math.Round(e * Scale)), int64(math.Round(d * d * Scale))
 }
@@ -431,8 +436,9 @@ type expectedTerm struct {
 var expectedTable = sync.OnceValue(func() *[2*maxTabledDiff + 1]expectedTerm {
 	t := new([2*maxTabledDiff + 1]expectedTerm)
 	for k := range t {
+		e := Expectation(k-maxTabledDiff, 0) // once: a power costs more than all the rest
 		for half := range t[k].diffSq {
-			t[k].expected, t[k].diffSq[half] = computedTerms(k-maxTabledDiff, int64(half))
+			t[k].expected, t[k].diffSq[half] = termsOf(e, int64(half))
 		}
 	}
 	return t
