@@ -385,6 +385,10 @@ func TestImplausibleValues(t *testing.T) {
 			[]string{`[PlyCount "123456789012345678901234567890"] is not within 0..10000`}, []int{2}, math.NaN(), 3},
 		{"all three", "[WhiteElo \"5000\"]\n[BlackElo \"6000\"]\n[PlyCount \"20000\"]", 0, 0, 3,
 			[]string{`[WhiteElo "5000"]`, `[BlackElo "6000"]`, `[PlyCount "20000"]`}, []int{2, 3, 4}, math.NaN(), 3},
+		{"all three, in another order", "[PlyCount \"20000\"]\n[BlackElo \"6000\"]\n[WhiteElo \"5000\"]", 0, 0, 3,
+			[]string{`[WhiteElo "5000"]`, `[BlackElo "6000"]`, `[PlyCount "20000"]`}, []int{4, 3, 2}, math.NaN(), 3},
+		{"the first of two tags of a name", "[WhiteElo \"2100\"]\n[WhiteElo \"9999\"]\n[PlyCount \"7\"]\n[PlyCount \"8\"]", 2100, 0, 7,
+			nil, nil, 2100, 7},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
