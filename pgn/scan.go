@@ -127,6 +127,10 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 			}
 			i = next
 		case modeMovetext:
+			// A game with tags is first skimmed from its movetext's start;
+			// the walk below takes whatever the skim leaves. A game with
+			// no tags is walked: junk before a game's tags joins that game
+			// (hasMoves), which the skim does not tell.
 			if i == s.movetext && len(s.tags) > 0 && !s.walkOnly && !s.longGame {
 				if end, ok := skimMovetext(data, i); ok {
 					i = end
