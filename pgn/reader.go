@@ -14,7 +14,9 @@
 // and bytes that are not as Latin-1, the standard's own character set.
 // A Reader whose source can tell it has gone idle, as a live feed's pipe
 // does, hands out the games it holds whole instead of waiting for more
-// (see [NewReader]). Package startpos tells a game's start position from its FEN, SetUp and
+// (see [NewReader]).
+//
+// Package startpos tells a game's start position from its FEN, SetUp and
 // Variant tags; this package knows only the PGN format.
 package pgn
 
