@@ -410,3 +410,19 @@ func TestGroupLatin1(t *testing.T) {
 		t.Errorf("read back from JSON %q, counted %q", again.String(), csvOut.String())
 	}
 }
+
+// TestAppendKeyText holds appendKeyText, which makes a Latin-1 value's
+// UTF-8 text in place, to appendKeyValue given that text, for lengths
+// whose varint takes one, two and three bytes.
+func TestAppendKeyText(t *testing.T) {
+	for _, n := range []int{0, 1, 63, 64, 127, 128, 8191, 8192, 20000} {
+		latin1 := bytes.Repeat([]byte{0xfc}, n) // ü, two bytes in UTF-8
+		utf := pgn.AppendUTF8(nil, latin1)
+		prefix := []byte("key so far")
+		got := appendKeyText(append([]byte(nil), prefix...), latin1)
+		want := appendKeyValue(append([]byte(nil), prefix...), keyText, 0, utf)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d Latin-1 bytes: %q, want %q", n, got[:min(len(got), 40)], want[:min(len(want), 40)])
+		}
+	}
+}
