@@ -288,11 +288,12 @@ func skimMovetext(data []byte, i int) (end int, ok bool) {
 const skimLimit = 8 << 10
 
 // headerLine handles one line in modeStart or modeTags, starting at
-// i, the beginning of a line. It returns where the next line starts, or
-// ok false when the line is not complete in data yet.
+// i, the beginning of a line, and the plain tag lines after it. It returns
+// where the next line starts, or ok false when the line is not complete in
+// data yet.
 func (s *scanner) headerLine(data []byte, i int, atEOF bool) (next int, ok bool) {
 	if data[i] == '[' {
-		if next := s.plainTagLine(data, i); next > 0 {
+		if next := s.plainTagLines(data, i); next > i || s.mode == modeMovetext {
 			return next, true
 		}
 	}
@@ -349,52 +350,68 @@ func (s *scanner) anyHeaderLine(data []byte, i int, atEOF bool) (next int, ok bo
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// plainTagLine reads the line at data[i] if it is one tag pair written
-// as nearly every program writes it, `[Name "value"]` and a line end,
-// with no escape in the value, and returns where the next line starts.
-// Any other line, or one not complete in data, gives 0, and is left to
-// headerLine's general path, which reads it the same way: the point is
-// to walk such a line once, not find its end, its quotes and its
-// backslashes in three searches (FuzzPlainTagLine holds the two paths
-// together). Tag lines are most of the bytes of
-// short games.
-func (s *scanner) plainTagLine(data []byte, i int) int {
-	p := i + 1
-	for p < len(data) && nameBytes[data[p]] {
-		p++
+// plainTagLines reads the lines from data[i] on that are each one tag
+// pair written as nearly every program writes it, `[Name "value"]` and a
+// line end, with no escape in the value, and the blank line that may end
+// them. It returns where it stopped: the start of the first other line, or
+// of the blank line, with the movetext begun there. Any other line, or one
+// not complete in data, is left to headerLine's general path, which reads
+// these lines the same way: the point is to walk such a line once, not
+// find its end, its quotes and its backslashes in three searches, and to
+// go from one to the next without a call (FuzzPlainTagLines holds the two
+// paths together). Tag lines are most of the bytes of short games.
+func (s *scanner) plainTagLines(data []byte, i int) int {
+	// The tags and the line count are kept in locals, not reloaded from s
+	// at every line.
+	tags, lines := s.tags, s.lines
+lines:
+	for i+2 < len(data) && data[i] == '[' && len(tags) < MaxTags {
+		p := i + 1
+		for p < len(data) && nameBytes[data[p]] {
+			p++
+		}
+		nameEnd := p
+		if p == i+1 || p+1 >= len(data) || data[p] != ' ' || data[p+1] != '"' {
+			break lines
+		}
+		p += 2
+		valStart := p
+		p = plainValueLength(data, p)
+		if p+2 >= len(data) || data[p] != '"' || data[p+1] != ']' {
+			break lines
+		}
+		valEnd, end := p, p+2
+		switch {
+		case data[end] == '\n':
+			p = end + 1
+		case data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n':
+			p = end + 2
+		default:
+			break lines
+		}
+		// Stored field by field into the slice: a tagSpan made aside is
+		// copied in with loads that wait on its stores.
+		n := len(tags)
+		if n == cap(tags) {
+			tags = append(tags, tagSpan{})
+		}
+		tags = tags[:n+1]
+		t := &tags[n]
+		t.start, t.end, t.nameStart, t.nameEnd = i, end, i+1, nameEnd
+		t.valStart, t.valEnd, t.escaped, t.line = valStart, valEnd, false, lines
+		s.mode = modeTags
+		lines++
+		i = p
 	}
-	nameEnd := p
-	if p == i+1 || p+1 >= len(data) || data[p] != ' ' || data[p+1] != '"' || len(s.tags) == MaxTags {
-		return 0
+	s.tags, s.lines = tags, lines
+	if s.mode == modeTags && i < len(data) {
+		// A blank line ends the tag section, as in anyHeaderLine.
+		if data[i] == '\n' || data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+			s.mode = modeMovetext
+			s.movetext = i
+		}
 	}
-	p += 2
-	valStart := p
-	p = plainValueLength(data, p)
-	if p+2 >= len(data) || data[p] != '"' || data[p+1] != ']' {
-		return 0
-	}
-	valEnd, end := p, p+2
-	switch {
-	case data[end] == '\n':
-		p = end + 1
-	case data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n':
-		p = end + 2
-	default:
-		return 0
-	}
-	// Stored field by field into the slice: a tagSpan made aside is
-	// copied in with loads that wait on its stores.
-	n := len(s.tags)
-	if n == cap(s.tags) {
-		s.tags = append(s.tags, tagSpan{})
-	}
-	s.tags = s.tags[:n+1]
-	t := &s.tags[n]
-	t.start, t.end, t.nameStart, t.nameEnd = i, end, i+1, nameEnd
-	t.valStart, t.valEnd, t.escaped, t.line = valStart, valEnd, false, s.lines
-	s.mode = modeTags
-	s.lines++
-	return p
+	return i
 }
 
 // plainValueLength returns the offset of the first byte at or after p that

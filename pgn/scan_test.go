@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// plainTagLineCases are lines that plainTagLine must read, or leave to
+// plainTagLineCases are lines that plainTagLines must read, or leave to
 // the general path, named by what they exercise.
 var plainTagLineCases = []struct {
 	name, line string
@@ -37,9 +37,9 @@ var plainTagLineCases = []struct {
 	{"lone carriage return", "[Event \"a\"]\r[Site \"b\"]\n", false},
 }
 
-// TestPlainTagLine checks which lines take the fast path, and that those
+// TestPlainTagLines checks which lines take the fast path, and that those
 // come out as the general path reads them.
-func TestPlainTagLine(t *testing.T) {
+func TestPlainTagLines(t *testing.T) {
 	for _, c := range plainTagLineCases {
 		t.Run(c.name, func(t *testing.T) {
 			data := []byte(c.line + "\n1. e4 *\n")
@@ -48,35 +48,79 @@ func TestPlainTagLine(t *testing.T) {
 			}
 			var s scanner
 			s.reset()
-			got := s.plainTagLine(data, 0)
+			got := s.plainTagLines(data, 0)
 			if (got > 0) != c.plain {
-				t.Fatalf("plainTagLine(%q) = %d, want the fast path %v", c.line, got, c.plain)
+				t.Fatalf("plainTagLines(%q) = %d, want the fast path %v", c.line, got, c.plain)
 			}
-			if got > 0 {
-				checkAsGeneralPath(t, data, &s, got)
-			}
+			checkAsGeneralPath(t, data, &s, got)
 		})
 	}
 }
 
-// checkAsGeneralPath compares what plainTagLine made of the line at the
-// start of data, next being its result, with the general path's reading.
+// tagSectionCases are runs of lines that plainTagLines reads in one call,
+// up to where it must stop: want is the offset it returns, movetext where
+// it finds the movetext to begin, or -1.
+var tagSectionCases = []struct {
+	name, data     string
+	want, movetext int
+}{
+	{"three tags and a blank line", "[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n\n1. e4 *\n", 24, 24},
+	{"crlf blank line", "[A \"1\"]\r\n[B \"2\"]\r\n\r\n1. e4 *\r\n", 18, 18},
+	{"stops at an escaped value", "[A \"1\"]\n[B \"\\\"\"]\n[C \"3\"]\n\n", 8, -1},
+	{"stops at a comment line", "[A \"1\"]\n; x\n[C \"3\"]\n\n", 8, -1},
+	{"stops at movetext", "[A \"1\"]\n1. e4 *\n", 8, -1},
+	{"line of blanks is the general path's", "[A \"1\"]\n \n1. e4 *\n", 8, -1},
+	{"lone carriage return is the general path's", "[A \"1\"]\n\r1. e4 *\n", 8, -1},
+	{"blank line not yet complete", "[A \"1\"]\n\r", 8, -1},
+	{"blank line at the end of data", "[A \"1\"]\n\n", 8, 8},
+	{"tag line cut", "[A \"1\"]\n[B \"2", 8, -1},
+}
+
+// TestPlainTagSection checks where plainTagLines stops in a run of lines,
+// and that it reads them as the general path does.
+func TestPlainTagSection(t *testing.T) {
+	for _, c := range tagSectionCases {
+		t.Run(c.name, func(t *testing.T) {
+			data := []byte(c.data)
+			var s scanner
+			s.reset()
+			got := s.plainTagLines(data, 0)
+			if got != c.want || s.movetext != c.movetext {
+				t.Fatalf("plainTagLines stops at %d with the movetext at %d, want %d and %d", got, s.movetext, c.want, c.movetext)
+			}
+			checkAsGeneralPath(t, data, &s, got)
+		})
+	}
+}
+
+// checkAsGeneralPath compares what plainTagLines made of the lines at the
+// start of data, next being its result, with the general path's reading
+// of the same lines, one call a line.
 func checkAsGeneralPath(t *testing.T, data []byte, fast *scanner, next int) {
 	t.Helper()
 	var s scanner
 	s.reset()
-	want, ok := s.anyHeaderLine(data, 0, false)
-	if !ok || want != next || s.mode != fast.mode || s.lines != fast.lines || !slices.Equal(s.tags, fast.tags) || len(s.problems) > 0 {
-		t.Fatalf("%q: fast path gives next %d, mode %d, lines %d, tags %+v; general path %d (%v), mode %d, lines %d, tags %+v, problems %v",
-			data, next, fast.mode, fast.lines, fast.tags, want, ok, s.mode, s.lines, s.tags, s.problems)
+	pos, ok := 0, true
+	for ok && pos < next {
+		pos, ok = s.anyHeaderLine(data, pos, false)
+	}
+	if ok && fast.mode == modeMovetext && s.mode != modeMovetext {
+		pos, ok = s.anyHeaderLine(data, pos, false) // the blank line
+	}
+	if !ok || pos != next || s.mode != fast.mode || s.movetext != fast.movetext || s.lines != fast.lines || !slices.Equal(s.tags, fast.tags) || len(s.problems) > 0 {
+		t.Fatalf("%q: fast path gives next %d, mode %d, movetext %d, lines %d, tags %+v; general path %d (%v), mode %d, movetext %d, lines %d, tags %+v, problems %v",
+			data, next, fast.mode, fast.movetext, fast.lines, fast.tags, pos, ok, s.mode, s.movetext, s.lines, s.tags, s.problems)
 	}
 }
 
-// FuzzPlainTagLine holds plainTagLine to the general path on any line it
-// takes. The corpus it has found is in testdata/fuzz/FuzzPlainTagLine.
-func FuzzPlainTagLine(f *testing.F) {
+// FuzzPlainTagLines holds plainTagLines to the general path on any lines
+// it takes. The corpus it has found is in testdata/fuzz/FuzzPlainTagLines.
+func FuzzPlainTagLines(f *testing.F) {
 	for _, c := range plainTagLineCases {
 		f.Add([]byte(c.line))
+	}
+	for _, c := range tagSectionCases {
+		f.Add([]byte(c.data))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 || data[0] != '[' {
@@ -84,9 +128,7 @@ func FuzzPlainTagLine(f *testing.F) {
 		}
 		var s scanner
 		s.reset()
-		if next := s.plainTagLine(data, 0); next > 0 {
-			checkAsGeneralPath(t, data, &s, next)
-		}
+		checkAsGeneralPath(t, data, &s, s.plainTagLines(data, 0))
 	})
 }
 
