@@ -708,11 +708,11 @@ func termination(movetext []byte, nl byte) (marker []byte, offset int) {
 		if len(b) == 0 {
 			return nil, -1
 		}
-		// Looking back for the last line's start is a byte-by-byte loop:
-		// movetext on one line, as lichess writes it, is told at once.
+		// Movetext on one line, as lichess writes it, is told at once;
+		// a line start is looked back for a word at a time.
 		bol := 0
 		if bytes.IndexByte(b, nl) >= 0 {
-			bol = bytes.LastIndexByte(b, nl) + 1
+			bol = lastIndexByte(b, nl) + 1
 		}
 		if b[bol] == '%' {
 			// An escape line is ignored, wherever it stands.

@@ -268,7 +268,7 @@ func skimMovetext(data []byte, i int) (end int, ok bool) {
 			}
 			seg := data[i : p+1]
 			if bytes.IndexByte(seg, '{') >= 0 {
-				if k := bytes.LastIndexByte(seg, '}'); k < 0 || bytes.IndexByte(seg[k:], '{') >= 0 {
+				if k := lastIndexByte(seg, '}'); k < 0 || bytes.IndexByte(seg[k:], '{') >= 0 {
 					return 0, false
 				}
 			}

@@ -84,3 +84,27 @@ func lineOrControl(data []byte, p int) int {
 	}
 	return len(data) - len(d)
 }
+
+// lastIndexByte is bytes.LastIndexByte reading eight bytes a turn from the
+// end. Go's own is a byte loop, and the runs it looks back over here, the
+// last line of a movetext and the text after its last comment, are dozens
+// of bytes.
+func lastIndexByte(b []byte, c byte) int {
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		w := binary.LittleEndian.Uint64(b[i-8:]) ^ uint64(c)*wordOnes
+		// The zero bytes' high bits, exactly: a byte's low seven bits
+		// plus 0x7f carry into its high bit unless all are zero, and
+		// never into the next byte, so the highest mark is right too,
+		// which wordZeros does not promise.
+		if z := ^((w&^wordHighs + wordOnes*0x7f) | w | wordOnes*0x7f); z != 0 {
+			return i - 8 + 7 - bits.LeadingZeros64(z)/8
+		}
+	}
+	for i--; i >= 0; i-- {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}

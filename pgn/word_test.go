@@ -23,6 +23,8 @@ var wordCases = []struct{ name, data string }{
 	{"line feed in the second word of sixteen", "1. e4 e5 2. Nf3 \nNc6"},
 	{"DEL in the second word of sixteen", "0123456789abcd\x7fef 0123456789abcdef"},
 	{"control byte after sixteen plain bytes", "0123456789abcdef\x01 0123456789abcdef\n"},
+	{"last line of a movetext", "1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0"},
+	{"line feed and braces in the first and last bytes of words", "\n234567{}ab\x00defg}\n\xff"},
 	{"short", "{}"},
 	{"empty", ""},
 }
@@ -52,6 +54,11 @@ func checkWordLoops(t *testing.T, data []byte) {
 		}
 		if got := lineOrControl(data, i); got != want {
 			t.Fatalf("lineOrControl(%q, %d) = %d, want %d", data, i, got, want)
+		}
+		for _, c := range []byte{'\n', '{', '}', 0, 0x80, 0xff} {
+			if got, want := lastIndexByte(data[:i], c), bytes.LastIndexByte(data[:i], c); got != want {
+				t.Fatalf("lastIndexByte(%q, %q) = %d, want %d", data[:i], c, got, want)
+			}
 		}
 	}
 }
