@@ -174,8 +174,17 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 		batch := edits[:min(len(edits), 8)]
 		edits = edits[len(batch):]
 		var named, after [8]int // index+1 of the first tag so named, or 0
+		// Most tags have a name of a length no edit's names have: a
+		// bit per length tells them at once.
+		var lengths uint64
+		for k := range batch {
+			lengths |= lengthBit(len(batch[k].Name)) | lengthBit(len(batch[k].After))
+		}
 		for ti := range g.Tags {
 			name := g.Tags[ti].Name
+			if lengths&lengthBit(len(name)) == 0 {
+				continue
+			}
 			for k := range batch {
 				e := &batch[k]
 				if named[k] == 0 && len(name) == len(e.Name) && string(name) == e.Name {
@@ -233,6 +242,10 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	}
 	return append(dst, g.Raw[pos:]...)
 }
+
+// lengthBit is the bit of AppendEdited's set of name lengths for length
+// n: its own up to 62, one shared by longer names.
+func lengthBit(n int) uint64 { return 1 << min(n, 63) }
 
 // addInsert appends to ops the insertion of edit e's tag after tag i.
 func (g *Game) addInsert(ops []span, i int, e *Edit, eol string) []span {

@@ -97,6 +97,12 @@ func TestAppendEdited(t *testing.T) {
 			"[Y \"c\"]\n[Y \"b\"]\n\n*\n",
 		},
 		{
+			"names longer than 62 bytes",
+			"[" + strings.Repeat("L", 65) + " \"a\"]\n[" + strings.Repeat("L", 70) + " \"b\"]\n\n*\n",
+			[]Edit{{Name: strings.Repeat("L", 70), Value: "c"}, {Name: "X", Value: "x", After: strings.Repeat("L", 70)}},
+			"[" + strings.Repeat("L", 65) + " \"a\"]\n[" + strings.Repeat("L", 70) + " \"c\"]\n[X \"x\"]\n\n*\n",
+		},
+		{
 			"value with a quote after plain bytes",
 			"[Event \"x\"]\n\n*\n",
 			[]Edit{{Name: "Event", Value: `plain "quoted"`}},
