@@ -243,6 +243,10 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	return append(dst, g.Raw[pos:]...)
 }
 
+func spanBefore(a, b *span) bool {
+	return a.start < b.start || a.start == b.start && a.insert && !b.insert
+}
+
 // lengthBit is the bit of AppendEdited's set of name lengths for length
 // n: its own up to 62, one shared by longer names.
 func lengthBit(n int) uint64 { return 1 << min(n, 63) }
@@ -282,10 +286,13 @@ func addSpan(ops []span, start, end int, e *Edit) []span {
 }
 
 // sortSpans orders spans by position, keeping the given order among equal
-// positions (insertion sort: there are only a few).
+// positions (insertion sort: there are only a few), except that a tag
+// inserted where a replaced or removed span begins comes first: after
+// that span, the copy would take the insertion for a part of it and drop
+// it.
 func sortSpans(s []span) {
 	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j].start < s[j-1].start; j-- {
+		for j := i; j > 0 && spanBefore(&s[j], &s[j-1]); j-- {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}

@@ -1,6 +1,8 @@
 package pgn
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -103,6 +105,18 @@ func TestAppendEdited(t *testing.T) {
 			"[" + strings.Repeat("L", 65) + " \"a\"]\n[" + strings.Repeat("L", 70) + " \"c\"]\n[X \"x\"]\n\n*\n",
 		},
 		{
+			"insert where a tag set before it begins",
+			"[A \"1\"]\n[B \"2\"]\n\n*\n",
+			[]Edit{{Name: "B", Value: "3"}, {Name: "C", Value: "c", After: "A"}},
+			"[A \"1\"]\n[C \"c\"]\n[B \"3\"]\n\n*\n",
+		},
+		{
+			"insert where a line removed before it begins",
+			"[A \"1\"]\n[B \"2\"]\n\n*\n",
+			[]Edit{{Name: "B", Remove: true}, {Name: "C", Value: "c", After: "A"}},
+			"[A \"1\"]\n[C \"c\"]\n\n*\n",
+		},
+		{
 			"value with a quote after plain bytes",
 			"[Event \"x\"]\n\n*\n",
 			[]Edit{{Name: "Event", Value: `plain "quoted"`}},
@@ -186,4 +200,83 @@ func TestTerminationFoundOnce(t *testing.T) {
 	if marker, line := g.Termination(); string(marker) != "0-1" || line != 3 || string(g.TerminationMarker()) != "0-1" {
 		t.Errorf("a Game made by hand: %q at line %d", marker, line)
 	}
+}
+
+// FuzzAppendEdited applies edits chosen by the fuzzer to any game without
+// problems and reads the result back: each tag set has its value in its
+// first occurrence, each tag removed is gone, the other tags are as they
+// were, in their order, and the movetext is unchanged. Its corpus is in
+// testdata/fuzz/FuzzAppendEdited.
+func FuzzAppendEdited(f *testing.F) {
+	f.Add("[Event \"x\"]\n[FEN \"f\"]\n[Site \"y\"]\n\n1. e4 *\n", []byte{0x10, 0x21, 0x32})
+	f.Add("[A \"1\"]\n[B \"2\"]\n\n*\n", []byte{0x13, 0x24})
+	f.Add("[A \"1\"]\n[B \"2\"]\n\n*\n", []byte{0x61, 0xc2}) // set B, then insert C where B begins
+	f.Add("[Event \"x\"][Site \"y\"] 1. e4 *\n", []byte{0x40, 0x51})
+	f.Add("[B \"1\"]\r\n[A \"2\"]\r\n[B \"3\"]\r\n\r\n*\r\n", []byte{0x03, 0x14, 0x25})
+	names := []string{"A", "B", "C", "FEN", "Event", "Site"}
+	values := []string{"1", "", `a "q" \b`, "518"}
+	f.Fuzz(func(t *testing.T, input string, choice []byte) {
+		g, err := NewReader(strings.NewReader(input)).Next()
+		if err != nil || len(g.Tags) == 0 || len(g.Problems) > 0 || g.Partial || g.TagsIncomplete {
+			return
+		}
+		// Each byte of choice is an edit: its low bits name the tag,
+		// its high bits say remove, or which value, and After.
+		var edits []Edit
+		edited := map[string]bool{}
+		for _, c := range choice {
+			name := names[int(c&0x0f)%len(names)]
+			if edited[name] || len(edits) == 12 {
+				continue
+			}
+			edited[name] = true
+			e := Edit{Name: name}
+			switch v := int(c >> 4); {
+			case v < 2:
+				e.Remove = true
+			default:
+				e.Value = values[v%len(values)]
+				e.After = names[v%len(names)]
+			}
+			edits = append(edits, e)
+		}
+		out := g.AppendEdited(nil, edits...)
+		removedAll := true
+		for _, tag := range g.Tags {
+			removedAll = removedAll && slices.ContainsFunc(edits, func(e Edit) bool { return e.Remove && e.Name == string(tag.Name) })
+		}
+		if removedAll {
+			return // no tag section is left to read back
+		}
+		h, err := NewReader(bytes.NewReader(out)).Next()
+		if err != nil {
+			t.Fatalf("%q: the edited game %q does not read: %v", input, out, err)
+		}
+		if got, want := string(h.Movetext()), string(g.Movetext()); got != want {
+			t.Fatalf("%q with %+v: movetext %q, want %q", input, edits, got, want)
+		}
+		for _, e := range edits {
+			v, ok := h.Tag(e.Name)
+			switch {
+			case e.Remove && ok:
+				t.Fatalf("%q with %+v: %s not removed from %q", input, edits, e.Name, out)
+			case !e.Remove && (!ok || string(v) != e.Value):
+				t.Fatalf("%q with %+v: %s is %q (%v), want %q, in %q", input, edits, e.Name, v, ok, e.Value, out)
+			}
+		}
+		var kept, left []string
+		for _, tag := range g.Tags {
+			if !edited[string(tag.Name)] {
+				kept = append(kept, string(tag.Name)+"="+string(tag.Value))
+			}
+		}
+		for _, tag := range h.Tags {
+			if !edited[string(tag.Name)] {
+				left = append(left, string(tag.Name)+"="+string(tag.Value))
+			}
+		}
+		if !slices.Equal(kept, left) {
+			t.Fatalf("%q with %+v: other tags %q, want %q", input, edits, left, kept)
+		}
+	})
 }
