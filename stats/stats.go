@@ -265,13 +265,16 @@ func examine(g *pgn.Game, res *Game, problems []*pgn.ParseError) []*pgn.ParseErr
 		marker = g.TerminationMarker()
 	}
 	// The result is decided by fields.Result, as for every command; only
-	// a disagreement of tag and marker is this count's to report.
+	// a disagreement of tag and marker is this count's to report. Result
+	// takes the Result tag when it holds a result and the marker
+	// otherwise, so a result that is not the marker is the tag's: asking
+	// for the tag again cost a second pass over the tags.
 	result, _ := fields.Result(g)
 	res.Outcome, _ = ParseResult(result)
-	if tag, ok := fields.ResultTag(g); ok && marker != nil && !bytes.Equal(marker, tag) {
+	if marker != nil && result != nil && !bytes.Equal(marker, result) {
 		_, markerLine := g.Termination()
 		problems = append(problems[:len(problems):len(problems)], g.Problem(markerLine,
-			fmt.Errorf("%w: [Result %s] but the moves end with %q; the tag is counted", ErrResultConflict, words.Quote(tag), marker)))
+			fmt.Errorf("%w: [Result %s] but the moves end with %q; the tag is counted", ErrResultConflict, words.Quote(result), marker)))
 	}
 	return problems
 }

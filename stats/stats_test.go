@@ -588,3 +588,44 @@ func TestNoFlagsInErrors(t *testing.T) {
 		t.Errorf("ParseOrder: %v", err)
 	}
 }
+
+// TestResultConflict holds Examine's report of a Result tag that the moves'
+// marker contradicts to the rule written out here: a tag holding a result,
+// a marker, and the two different. examine infers it from fields.Result's
+// answer, which takes the tag before the marker.
+func TestResultConflict(t *testing.T) {
+	for _, c := range []struct {
+		name, tags, moves string
+		conflict          bool
+	}{
+		{"tag and marker agree", `[Result "1-0"]`, "1. e4 1-0", false},
+		{"tag and marker differ", `[Result "1-0"]`, "1. e4 0-1", true},
+		{"tag with blanks agrees", `[Result " 1-0 "]`, "1. e4 1-0", false},
+		{"tag with blanks differs", `[Result " 1-0 "]`, "1. e4 *", true},
+		{"tag not a result", `[Result "?"]`, "1. e4 1-0", false},
+		{"no tag", `[Event "x"]`, "1. e4 1/2-1/2", false},
+		{"no marker", `[Result "1-0"]`, "1. e4", false},
+		{"two result tags, the first counts", "[Result \"0-1\"]\n[Result \"1-0\"]", "1. e4 1-0", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			input := c.tags + "\n\n" + c.moves + "\n"
+			g, err := pgn.NewReader(strings.NewReader(input)).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tag, tagOK := fields.ResultTag(g)
+			marker := g.TerminationMarker()
+			want := tagOK && marker != nil && !bytes.Equal(tag, marker)
+			if want != c.conflict {
+				t.Fatalf("the rule gives %v, the case says %v", want, c.conflict)
+			}
+			got := false
+			for _, p := range Examine(g).Problems {
+				got = got || errors.Is(p, ErrResultConflict)
+			}
+			if got != want {
+				t.Errorf("%q: conflict reported %v, want %v", input, got, want)
+			}
+		})
+	}
+}
