@@ -243,6 +243,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	return append(dst, g.Raw[pos:]...)
 }
 
+// spanBefore is sortSpans' order.
 func spanBefore(a, b *span) bool {
 	return a.start < b.start || a.start == b.start && a.insert && !b.insert
 }

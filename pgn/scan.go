@@ -364,7 +364,7 @@ func (s *scanner) plainTagLines(data []byte, i int) int {
 	// The tags and the line count are kept in locals, not reloaded from s
 	// at every line.
 	tags, lines := s.tags, s.lines
-lines:
+tagLines:
 	for i+2 < len(data) && data[i] == '[' && len(tags) < MaxTags {
 		p := i + 1
 		for p < len(data) && nameBytes[data[p]] {
@@ -372,13 +372,13 @@ lines:
 		}
 		nameEnd := p
 		if p == i+1 || p+1 >= len(data) || data[p] != ' ' || data[p+1] != '"' {
-			break lines
+			break tagLines
 		}
 		p += 2
 		valStart := p
 		p = plainValueLength(data, p)
 		if p+2 >= len(data) || data[p] != '"' || data[p+1] != ']' {
-			break lines
+			break tagLines
 		}
 		valEnd, end := p, p+2
 		switch {
@@ -387,7 +387,7 @@ lines:
 		case data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n':
 			p = end + 2
 		default:
-			break lines
+			break tagLines
 		}
 		// Stored field by field into the slice: a tagSpan made aside is
 		// copied in with loads that wait on its stores.
@@ -415,7 +415,7 @@ lines:
 }
 
 // plainValueLength returns the offset of the first byte at or after p that
-// ends a value on plainTagLine's path, or len(data). It tests eight bytes
+// ends a value on plainTagLines' path, or len(data). It tests eight bytes
 // at a time: values are a few dozen bytes, too short for IndexByte's
 // set-up to pay, and it finds three bytes at once.
 func plainValueLength(data []byte, p int) int {
@@ -431,7 +431,7 @@ func plainValueLength(data []byte, p int) int {
 	return p
 }
 
-// plainValueEnd are the bytes that end a tag value on plainTagLine's
+// plainValueEnd are the bytes that end a tag value on plainTagLines'
 // path: its closing quote, or what sends the line to the general path.
 var plainValueEnd = [256]bool{'"': true, '\\': true, '\n': true}
 
