@@ -401,6 +401,18 @@ func lineEnd(b []byte, i int, nl byte) int {
 	return k
 }
 
+// onlyResult reports whether b holds a result and blanks, nothing else.
+func onlyResult(b []byte) bool {
+	for len(b) > 0 && spaceTable[b[0]] {
+		b = b[1:]
+	}
+	switch string(trimSpaceRight(b)) {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		return true
+	}
+	return false
+}
+
 // lineBreak returns the byte that ends the lines of a game's movetext:
 // '\r' for a game from an input whose lines end with a lone CR (old Mac
 // exports: the reader hands them out with their CRs), '\n' otherwise.
@@ -428,6 +440,9 @@ func CountPlies(movetext []byte) int {
 	// nearly a tenth of the time of a lichess game.
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		i = 3
+	}
+	if len(b)-i <= 16 && onlyResult(b[i:]) {
+		return 0 // a header-only game's movetext, told at once
 	}
 	first := i
 	n, depth := 0, 0

@@ -156,6 +156,12 @@ func TestCountPlies(t *testing.T) {
 	}{
 		{"empty", "", 0},
 		{"result only", "*", 0},
+		{"result only, as a header-only game has it", "\n1/2-1/2\n\n", 0},
+		{"result only after a BOM and blanks", "\xef\xbb\xbf \t1-0 \r\n", 0},
+		{"two results", "* 1-0", 0},
+		{"a move after the result", "1-0 e4", 1},
+		{"a move before the result", "e4 0-1", 1},
+		{"a result cut short", "1/2-1/", 0},
 		{"one move", "1. e4 *", 1},
 		{"main line", "1. e4 e5 2. Nf3 Nc6 1-0", 4},
 		{"glued numbers", "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 1/2-1/2", 6},
