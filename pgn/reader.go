@@ -541,6 +541,11 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 		return lastLine
 	}
 	for _, p := range probs {
+		if g.Continued && errors.Is(p.err, ErrGameTooLarge) {
+			// The first part said the game is too large; a later part
+			// of a tag section over MaxTags tags would say it again.
+			continue
+		}
 		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(p.off), Err: p.err})
 	}
 	if more := g.badTags - maxTagProblems; more > 0 {

@@ -355,6 +355,7 @@ func TestReaderIncompleteTags(t *testing.T) {
 		{"more than MaxTags tags", strings.Repeat("[Annotator \"x\"]\n", MaxTags+5) + "\n*\n", 0, 1, MaxTags},
 		{"tag section over the size limit", "[Event \"big\"]\n" + strings.Repeat(longTag, 100) + "\n1. e4 *\n", 64 << 10, 2, 65},
 		{"tag section of three parts", "[Event \"big\"]\n" + strings.Repeat(longTag, 200) + "\n1. e4 *\n", 64 << 10, 4, 65},
+		{"more than MaxTags tags in more than one part", strings.Repeat("[A \"x\"]\n", 4*MaxTags) + "\n*\n", 64 << 10, 3, MaxTags},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -372,6 +373,13 @@ func TestReaderIncompleteTags(t *testing.T) {
 			for _, g := range games[1:tt.parts] {
 				if !g.Continued {
 					t.Errorf("item at line %d: a later part not marked Continued", g.Line)
+				}
+				// The first part said the game is too large; a later
+				// part says it again for no one.
+				for _, p := range g.Problems {
+					if errors.Is(p, ErrGameTooLarge) {
+						t.Errorf("item at line %d, a later part, reports %v", g.Line, p)
+					}
 				}
 			}
 			if next := games[tt.parts]; next.Continued || string(next.Tags[0].Value) != "next" {
