@@ -406,11 +406,7 @@ func onlyResult(b []byte) bool {
 	for len(b) > 0 && spaceTable[b[0]] {
 		b = b[1:]
 	}
-	switch string(trimSpaceRight(b)) {
-	case "1-0", "0-1", "1/2-1/2", "*":
-		return true
-	}
-	return false
+	return isResult(trimSpaceRight(b))
 }
 
 // lineBreak returns the byte that ends the lines of a game's movetext:
