@@ -293,7 +293,7 @@ const skimLimit = 8 << 10
 // data yet.
 func (s *scanner) headerLine(data []byte, i int, atEOF bool) (next int, ok bool) {
 	if data[i] == '[' {
-		if next := s.plainTagLines(data, i); next > i || s.mode == modeMovetext {
+		if next := s.plainTagLines(data, i); next > i {
 			return next, true
 		}
 	}
