@@ -376,7 +376,11 @@ tagLines:
 		}
 		p += 2
 		valStart := p
-		p = plainValueLength(data, p)
+		if vectorScan && len(data)-p >= 32 {
+			p += indexNibble(data[p:], plainValueSet)
+		} else {
+			p = plainValueLength(data, p)
+		}
 		if p+2 >= len(data) || data[p] != '"' || data[p+1] != ']' {
 			break tagLines
 		}

@@ -10,7 +10,9 @@ import (
 // between two clock comments. bytes.IndexByte is faster
 // on long runs, but its set-up costs more than these runs take, and it
 // finds one byte where they look for several. A word is read little-endian
-// (binary.LittleEndian), so that its first byte is its lowest.
+// (binary.LittleEndian), so that its first byte is its lowest. Where the
+// vector loop of nibble.go is built in, it takes lineOrControl's runs and
+// plainTagLines' values instead.
 
 const (
 	wordOnes  = 0x0101010101010101
@@ -63,6 +65,9 @@ func movetextMarked(data []byte, i int) int {
 // again (34 a word against 22), and lines of moves run for dozens of bytes
 // between the line feeds.
 func lineOrControl(data []byte, p int) int {
+	if vectorScan && len(data)-p >= 32 {
+		return p + indexNibble(data[p:], lineOrControlSet)
+	}
 	if p >= len(data) {
 		return len(data)
 	}

@@ -25,6 +25,7 @@ var wordCases = []struct{ name, data string }{
 	{"control byte after sixteen plain bytes", "0123456789abcdef\x01 0123456789abcdef\n"},
 	{"last line of a movetext", "1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0"},
 	{"line feed and braces in the first and last bytes of words", "\n234567{}ab\x00defg}\n\xff"},
+	{"marks past 32 bytes, for the vector loop", "1. e4 { [%clk 0:10:00] } 1... d6 { [%clk 0:10:00] } 2. Qh5\x7f 2... a5 { [%clk 0:09:39] } 3. Qf3\x01 3... Nc6 \"x\\y\" { [%clk 0:09:02] } 4. Qc3\n"},
 	{"short", "{}"},
 	{"empty", ""},
 }

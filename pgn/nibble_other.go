@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package pgn
+
+// vectorScan is false: there is no vector loop for this architecture, or
+// the purego build tag asks for none. The word-at-a-time loops run alone.
+const vectorScan = false
+
+func indexNibble(b []byte, s *nibbleSet) int { panic("pgn: no vector loop on this architecture") }
