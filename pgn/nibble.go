@@ -3,10 +3,12 @@ package pgn
 // A nibbleSet is a set of bytes in the form that a vector loop tests
 // thirty-two at a time with two table lookups: byte c is in the set when
 // lo[c&0xf]&hi[c>>4] is not zero. The scanner's inner loops look for a few
-// bytes, or a range of them, in runs of dozens of bytes: a tag value, a
-// line of moves. Where the vector loop is built in (vectorScan;
-// nibble_amd64.go), indexNibble finds the first member of a set in place
-// of a word-at-a-time loop.
+// bytes, or a range of them, in runs of dozens of bytes: a tag name and
+// value, a line of moves. Where the vector loops are built in
+// (vectorScan; nibble_amd64.go), indexNibble finds the first member of a
+// set in place of a word-at-a-time loop, and classify64 gives
+// plainTagLines the members of two sets in 64 bytes at once, a few tag
+// lines' worth.
 type nibbleSet struct{ lo, hi [16]byte }
 
 // newNibbleSet returns the set of the bytes for which in is true. Each
@@ -58,4 +60,6 @@ var (
 	lineOrControlSet = newNibbleSet(func(c byte) bool { return c < ' ' || c == 0x7f })
 	// plainValueSet: what ends a value on plainTagLines' path.
 	plainValueSet = newNibbleSet(func(c byte) bool { return plainValueEnd[c] })
+	// notNameSet: the bytes that are not in a tag name.
+	notNameSet = newNibbleSet(func(c byte) bool { return !nameBytes[c] })
 )

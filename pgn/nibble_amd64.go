@@ -13,3 +13,9 @@ var vectorScan = cpu.X86.HasAVX2
 //
 //go:noescape
 func indexNibble(b []byte, s *nibbleSet) int
+
+// classify64 returns the members of s and of t among the bytes of b, as
+// masks: bit k for b[k]. It is written in assembly (nibble_amd64.s).
+//
+//go:noescape
+func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64)

@@ -63,3 +63,29 @@ func TestIndexNibble(t *testing.T) {
 		})
 	}
 }
+
+// TestClassify64 holds classify64's masks to the sets' own test, byte by
+// byte, with every byte value at every offset.
+func TestClassify64(t *testing.T) {
+	if !vectorScan {
+		t.Skip("no vector loop here")
+	}
+	var b [64]byte
+	for v := range 256 {
+		for i := range b {
+			b[i] = byte(v + i*37)
+		}
+		for si, s := range nibbleSetCases {
+			u := nibbleSetCases[(si+1)%len(nibbleSetCases)]
+			inS, inU := classify64(&b, s.set, u.set)
+			for i, x := range b {
+				if got, want := inS>>i&1 == 1, s.in(x); got != want {
+					t.Fatalf("%s: byte %#02x at %d: %v, want %v", s.name, x, i, got, want)
+				}
+				if got, want := inU>>i&1 == 1, u.in(x); got != want {
+					t.Fatalf("%s: byte %#02x at %d: %v, want %v", u.name, x, i, got, want)
+				}
+			}
+		}
+	}
+}

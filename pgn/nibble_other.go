@@ -7,3 +7,7 @@ package pgn
 const vectorScan = false
 
 func indexNibble(b []byte, s *nibbleSet) int { panic("pgn: no vector loop on this architecture") }
+
+func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64) {
+	panic("pgn: no vector loop on this architecture")
+}

@@ -11,6 +11,9 @@ var nibbleSetCases = []struct {
 }{
 	{"line feed, control byte or DEL", lineOrControlSet, func(c byte) bool { return c <= 0x1f || c == 0x7f }},
 	{"end of a plain value", plainValueSet, func(c byte) bool { return c == '"' || c == '\\' || c == '\n' }},
+	{"not in a tag name", notNameSet, func(c byte) bool {
+		return !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '+' || c == '#' || c == '=' || c == ':')
+	}},
 }
 
 func TestNibbleSets(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"github.com/frctool/frctool/internal/words"
 )
@@ -364,11 +365,25 @@ func (s *scanner) plainTagLines(data []byte, i int) int {
 	// The tags and the line count are kept in locals, not reloaded from s
 	// at every line.
 	tags, lines := s.tags, s.lines
+	// With the vector loop, the name's and the value's ends are read from
+	// masks of the 64 bytes from win: notName and valueEnd hold their
+	// non-name bytes and the bytes that end a value. A window is made
+	// again once a line starts in its second half, or a value runs past
+	// it; near the end of data the loops below take over.
+	win, notName, valueEnd := -64, uint64(0), uint64(0) // no window yet
 tagLines:
 	for i+2 < len(data) && data[i] == '[' && len(tags) < MaxTags {
+		if vectorScan && uint(i-win) >= 32 && i+64 <= len(data) {
+			win = i
+			notName, valueEnd = classify64((*[64]byte)(data[i:i+64]), notNameSet, plainValueSet)
+		}
 		p := i + 1
-		for p < len(data) && nameBytes[data[p]] {
-			p++
+		if off := uint(p - win); off < 64 && notName>>off != 0 {
+			p += bits.TrailingZeros64(notName >> off)
+		} else {
+			for p < len(data) && nameBytes[data[p]] {
+				p++
+			}
 		}
 		nameEnd := p
 		if p == i+1 || p+1 >= len(data) || data[p] != ' ' || data[p+1] != '"' {
@@ -376,8 +391,13 @@ tagLines:
 		}
 		p += 2
 		valStart := p
-		if vectorScan && len(data)-p >= 32 {
-			p += indexNibble(data[p:], plainValueSet)
+		off := uint(p - win)
+		if vectorScan && (off >= 64 || valueEnd>>off == 0) && p+64 <= len(data) {
+			win, off = p, 0
+			notName, valueEnd = classify64((*[64]byte)(data[p:p+64]), notNameSet, plainValueSet)
+		}
+		if off < 64 && valueEnd>>off != 0 {
+			p += bits.TrailingZeros64(valueEnd >> off)
 		} else {
 			p = plainValueLength(data, p)
 		}

@@ -74,7 +74,49 @@ var tagSectionCases = []struct {
 	{"blank line not yet complete", "[A \"1\"]\n\r", 8, -1},
 	{"blank line at the end of data", "[A \"1\"]\n\n", 8, 8},
 	{"tag line cut", "[A \"1\"]\n[B \"2", 8, -1},
+	// Sections longer than the vector loop's 64-byte windows: lines that
+	// start in a window's second half, and names and values that run
+	// past a window or are longer than one.
+	{"lichess tag section", lichessTags + "\n1. e4 *\n", len(lichessTags), len(lichessTags)},
+	{"lichess tag section in crlf", crlf(lichessTags) + "\r\n1. e4 *\r\n", len(crlf(lichessTags)), len(crlf(lichessTags))},
+	{"value longer than a window", "[A \"1\"]\n[Annotator \"" + long + "\"]\n[C \"3\"]\n\n", 8 + 15 + len(long) + 8, 8 + 15 + len(long) + 8},
+	{"name longer than a window", "[A \"1\"]\n[" + longName + " \"2\"]\n" + lichessTags + "\n", 8 + len(longName) + 7 + len(lichessTags), 8 + len(longName) + 7 + len(lichessTags)},
+	{"stops at an escaped value after windows", lichessTags + "[B \"\\\"\"]\n" + lichessTags + "\n", len(lichessTags), -1},
+	{"stops at an unclosed value after windows", lichessTags + "[B \"x]\n[C \"" + long + "\"]\n\n", len(lichessTags), -1},
+	{"stops at a value with a line break", lichessTags + "[B \"x\n\"]\n" + lichessTags, len(lichessTags), -1},
+	{"stops at a blank before the bracket", lichessTags + "[B \"x\" ]\n" + lichessTags, len(lichessTags), -1},
+	{"stops at a broken name after windows", lichessTags + "[B%c \"x\"]\n" + lichessTags, len(lichessTags), -1},
+	{"tag line cut after windows", lichessTags + "[B \"2", len(lichessTags), -1},
 }
+
+// lichessTags is the tag section of a game as lichess exports it.
+const lichessTags = `[Event "Rated Chess960 game"]
+[Site "https://lichess.org/Es3kY6Gn"]
+[Date "2015.06.22"]
+[Round "-"]
+[White "molobittal269"]
+[Black "Drobitrook1063"]
+[Result "0-1"]
+[UTCDate "2015.06.22"]
+[UTCTime "08:45:53"]
+[WhiteElo "1357"]
+[BlackElo "1353"]
+[WhiteRatingDiff "-3"]
+[BlackRatingDiff "+3"]
+[Variant "Chess960"]
+[TimeControl "600+5"]
+[ECO "?"]
+[Termination "Normal"]
+[FEN "qnrknrbb/pppppppp/8/8/8/8/PPPPPPPP/QNRKNRBB w KQkq - 0 1"]
+[SetUp "1"]
+`
+
+const (
+	long     = "a value that runs on past the sixty-four bytes that a window of the vector loop covers"
+	longName = "A_name_that_runs_on_past_the_sixty-four_bytes_of_a_window_of_the_vector_loop"
+)
+
+func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
 // TestPlainTagSection checks where plainTagLines stops in a run of lines,
 // and that it reads them as the general path does.

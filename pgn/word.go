@@ -11,8 +11,8 @@ import (
 // on long runs, but its set-up costs more than these runs take, and it
 // finds one byte where they look for several. A word is read little-endian
 // (binary.LittleEndian), so that its first byte is its lowest. Where the
-// vector loop of nibble.go is built in, it takes lineOrControl's runs and
-// plainTagLines' values instead.
+// vector loops of nibble.go are built in, they take lineOrControl's runs,
+// and plainTagLines' names and values, instead.
 
 const (
 	wordOnes  = 0x0101010101010101
