@@ -3,6 +3,7 @@ package pgn
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 )
 
@@ -442,6 +443,12 @@ func CountPlies(movetext []byte) int {
 	}
 	first := i
 	n, depth := 0, 0
+	if vectorScan && len(b)-i >= 64 {
+		var done bool
+		if n, i, done = countPliesVector(b, i); done {
+			return n
+		}
+	}
 	for i < len(b) {
 		// First the tokens that make up most of every archive, in their
 		// most common forms: moves followed by a blank, move numbers,
@@ -625,6 +632,133 @@ func CountPlies(movetext []byte) int {
 		}
 	}
 	return n
+}
+
+// countPliesVector counts the moves of b from b[i] as CountPlies does, 64
+// bytes at a time from masks of their classes (plyClasses), where b is
+// written as most archives write their movetext: moves, move numbers,
+// blanks and comments. It returns done with n the whole count, or leaves
+// the rest to CountPlies' loop: n moves before b[next], where next is i for
+// anything else outside the comments (a variation, a NAG, a line comment,
+// a control or non-ASCII byte, a word that starts with neither a letter
+// nor a digit or dot, the result at the end aside, digits and dots
+// followed by anything but a blank, a brace or, after a dot, a move, a '{'
+// inside a comment or a '}' outside one), or the end of a comment of
+// longComment bytes or more, after which the loop is the faster.
+//
+// Outside the comments, then, a word that starts with a letter is a move,
+// and so is one that follows the dots of a move number in the same word
+// ("12.e4", "1...e5"); nothing else is.
+func countPliesVector(b []byte, i int) (n, next int, done bool) {
+	// The result at the end would fail the test on a word's first byte.
+	end := len(trimSpaceRight(b))
+	w := end
+	for w > i && !wordEnd[b[w-1]] {
+		w--
+	}
+	if isResult(b[w:end]) {
+		end = w
+	}
+	var (
+		masks [7]uint64
+		tail  [64]byte
+		// Carried from one block to the next, as bits of its first byte
+		// or all of them.
+		inComment  uint64     // all ones when a comment is open
+		afterBlank uint64 = 1 // the byte before is a blank or a brace (or there is none)
+		afterDot   uint64     // the byte before is a '.'
+		carry      uint64     // a move number runs on
+	)
+	for p := i; p < end; p += 64 {
+		if inComment != 0 {
+			// A block that would start inside a comment starts at its
+			// '}' instead, found by IndexByte, many times faster over
+			// the long comments of engines; after one of those the
+			// loop takes over, faster too on such games.
+			k := bytes.IndexByte(b[p:end], '}')
+			if k < 0 {
+				break // open to the end, and nothing in it counts
+			}
+			if p += k; k >= longComment {
+				return n, p, false
+			}
+		}
+		switch {
+		case end-p >= 64:
+			plyClasses((*[64]byte)(b[p:p+64]), &plySets, &masks)
+		case end >= 64:
+			// The last block, read from 64 bytes before the end: the
+			// bytes counted already are shifted out, and the bits left
+			// free at the top are taken for blanks, which are no moves.
+			plyClasses((*[64]byte)(b[end-64:end]), &plySets, &masks)
+			done := uint(64 - (end - p))
+			for k := range masks {
+				masks[k] >>= done
+			}
+			masks[2] |= ^(^uint64(0) >> done)
+		default:
+			copy(tail[:], b[p:end])
+			for k := end - p; k < 64; k++ {
+				tail[k] = ' '
+			}
+			plyClasses(&tail, &plySets, &masks)
+		}
+		letter, number, blank, other, dot, open, close := masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6]
+		// in is 1 after each byte where a comment is open, counting a
+		// '{' in and a '}' out: the prefix XOR of the braces.
+		braces := open | close
+		in := braces
+		in ^= in << 1
+		in ^= in << 2
+		in ^= in << 4
+		in ^= in << 8
+		in ^= in << 16
+		in ^= in << 32
+		in ^= inComment
+		if open&^in != 0 || close&in != 0 {
+			return 0, i, false // a '{' inside a comment, or a '}' outside one
+		}
+		inComment = -(in >> 63)
+		outside := ^(in | braces)
+		if other&outside != 0 {
+			return 0, i, false
+		}
+		ends := blank | braces // the bytes that end a word here
+		starts := outside &^ ends & (ends<<1 | afterBlank)
+		if starts&^(letter|number) != 0 {
+			return 0, i, false
+		}
+		n += bits.OnesCount64(starts & letter)
+		// A word that starts with a digit or a dot: adding its first
+		// bit to the run of them carries past the run, to the byte
+		// after it.
+		sum, c := bits.Add64(number, starts&number, carry)
+		after := sum &^ number
+		glued := after & letter & (dot<<1 | afterDot)
+		if after&^ends&^glued != 0 {
+			return 0, i, false
+		}
+		n += bits.OnesCount64(glued)
+		carry, afterBlank, afterDot = c, ends>>63, dot>>63
+	}
+	return n, end, true
+}
+
+// longComment is the length of a comment after which countPliesVector
+// leaves the movetext to CountPlies' loop: the clock comments of lichess
+// are 19 bytes, an engine's comment in a TCEC game hundreds.
+const longComment = 128
+
+// plySets are the byte classes of countPliesVector that plyClasses looks
+// up: letters, digits and dots, blanks, and what sends a movetext back to
+// CountPlies' loop when it comes outside comments.
+var plySets = [4]nibbleSet{
+	*newNibbleSet(isLetter),
+	*newNibbleSet(func(c byte) bool { return c-'0' < 10 || c == '.' }),
+	*newNibbleSet(IsSpace),
+	*newNibbleSet(func(c byte) bool {
+		return c < ' ' && !IsSpace(c) || c >= 0x7f || c == '(' || c == ')' || c == ';' || c == '$'
+	}),
 }
 
 // skipWord returns the offset of the first byte from b[i] on that ends a

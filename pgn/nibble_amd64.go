@@ -19,3 +19,10 @@ func indexNibble(b []byte, s *nibbleSet) int
 //
 //go:noescape
 func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64)
+
+// plyClasses sets out to countPliesVector's masks of the bytes of b: the
+// members of t's four sets, then the '.', '{' and '}' bytes. It is written
+// in assembly (nibble_amd64.s).
+//
+//go:noescape
+func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64)

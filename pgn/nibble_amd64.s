@@ -129,3 +129,82 @@ TEXT ·classify64(SB), NOSPLIT, $0-40
 	MOVQ BX, inT+32(FP)
 	VZEROUPPER
 	RET
+
+// func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64)
+//
+// countPliesVector's masks of the 64 bytes at b: the members of t's four
+// sets (letters, digits and dots, blanks, and the bytes it leaves to
+// CountPlies' loop) by classify64's lookups, then the dots, the '{' and
+// the '}' compared byte for byte.
+TEXT ·plyClasses(SB), NOSPLIT, $0-24
+	MOVQ b+0(FP), SI
+	MOVQ t+8(FP), AX
+	MOVQ out+16(FP), DI
+	MOVQ $0x0f, DX
+	MOVQ DX, X5
+	VPBROADCASTB X5, Y5       // 0x0f
+	VPXOR Y4, Y4, Y4          // zero
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VPAND Y5, Y0, Y2          // low nibbles of bytes 0-31
+	VPSRLW $4, Y0, Y3
+	VPAND Y5, Y3, Y3          // their high nibbles
+	VPAND Y5, Y1, Y8          // low nibbles of bytes 32-63
+	VPSRLW $4, Y1, Y9
+	VPAND Y5, Y9, Y9          // their high nibbles
+	MOVQ $4, CX
+
+sets:
+	VBROADCASTI128 (AX), Y6   // lo
+	VBROADCASTI128 16(AX), Y7 // hi
+	VPSHUFB Y2, Y6, Y10
+	VPSHUFB Y3, Y7, Y11
+	VPAND Y10, Y11, Y10
+	VPCMPEQB Y4, Y10, Y10
+	VPMOVMSKB Y10, BX         // bytes 0-31 not in the set
+	VPSHUFB Y8, Y6, Y12
+	VPSHUFB Y9, Y7, Y13
+	VPAND Y12, Y13, Y12
+	VPCMPEQB Y4, Y12, Y12
+	VPMOVMSKB Y12, DX         // bytes 32-63 not in the set
+	SHLQ $32, DX
+	ORQ  DX, BX
+	NOTQ BX
+	MOVQ BX, (DI)
+	ADDQ $32, AX
+	ADDQ $8, DI
+	DECQ CX
+	JNZ  sets
+
+	MOVQ $'.', DX
+	MOVQ DX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB Y6, Y0, Y10
+	VPMOVMSKB Y10, BX
+	VPCMPEQB Y6, Y1, Y10
+	VPMOVMSKB Y10, DX
+	SHLQ $32, DX
+	ORQ  DX, BX
+	MOVQ BX, (DI)
+	MOVQ $'{', DX
+	MOVQ DX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB Y6, Y0, Y10
+	VPMOVMSKB Y10, BX
+	VPCMPEQB Y6, Y1, Y10
+	VPMOVMSKB Y10, DX
+	SHLQ $32, DX
+	ORQ  DX, BX
+	MOVQ BX, 8(DI)
+	MOVQ $'}', DX
+	MOVQ DX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB Y6, Y0, Y10
+	VPMOVMSKB Y10, BX
+	VPCMPEQB Y6, Y1, Y10
+	VPMOVMSKB Y10, DX
+	SHLQ $32, DX
+	ORQ  DX, BX
+	MOVQ BX, 16(DI)
+	VZEROUPPER
+	RET

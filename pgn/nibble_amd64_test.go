@@ -89,3 +89,37 @@ func TestClassify64(t *testing.T) {
 		}
 	}
 }
+
+// TestPlyClasses holds plyClasses' seven masks to the classes spelled out
+// here, byte by byte, with every byte value at every offset.
+func TestPlyClasses(t *testing.T) {
+	if !vectorScan {
+		t.Skip("no vector loop here")
+	}
+	classes := [7]func(c byte) bool{
+		func(c byte) bool { return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' },
+		func(c byte) bool { return '0' <= c && c <= '9' || c == '.' },
+		func(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' || c == 0x1a },
+		func(c byte) bool {
+			return c <= 0x08 || 0x0e <= c && c <= 0x19 || 0x1b <= c && c <= 0x1f || c >= 0x7f || c == '(' || c == ')' || c == ';' || c == '$'
+		},
+		func(c byte) bool { return c == '.' },
+		func(c byte) bool { return c == '{' },
+		func(c byte) bool { return c == '}' },
+	}
+	var b [64]byte
+	var masks [7]uint64
+	for v := range 256 {
+		for i := range b {
+			b[i] = byte(v + i*37)
+		}
+		plyClasses(&b, &plySets, &masks)
+		for k, in := range classes {
+			for i, x := range b {
+				if got, want := masks[k]>>i&1 == 1, in(x); got != want {
+					t.Fatalf("mask %d: byte %#02x at %d: %v, want %v", k, x, i, got, want)
+				}
+			}
+		}
+	}
+}

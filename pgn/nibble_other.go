@@ -11,3 +11,7 @@ func indexNibble(b []byte, s *nibbleSet) int { panic("pgn: no vector loop on thi
 func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64) {
 	panic("pgn: no vector loop on this architecture")
 }
+
+func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64) {
+	panic("pgn: no vector loop on this architecture")
+}
