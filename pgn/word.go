@@ -66,6 +66,9 @@ func movetextMarked(data []byte, i int) int {
 // between the line feeds.
 func lineOrControl(data []byte, p int) int {
 	if vectorScan && len(data)-p >= 32 {
+		if c := data[p]; c < ' ' || c == 0x7f {
+			return p // an empty line, as those around a header-only game's result, needs no vector
+		}
 		return p + indexNibble(data[p:], lineOrControlSet)
 	}
 	if p >= len(data) {
