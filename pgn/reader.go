@@ -16,6 +16,11 @@
 // does, hands out the games it holds whole instead of waiting for more
 // (see [NewReader]).
 //
+// On amd64 processors with AVX2 the Reader and [CountPlies] look at 32 or
+// 64 bytes at a time with vector instructions written in assembly; on
+// other processors, or built with the purego tag, loops in Go give the
+// same results.
+//
 // Package startpos tells a game's start position from its FEN, SetUp and
 // Variant tags; this package knows only the PGN format.
 package pgn
