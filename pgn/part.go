@@ -290,7 +290,14 @@ func (r *Reader) Resume(b *Batch, later ...*Batch) {
 	buf := make([]byte, 0, max(total+minRead, initialBuffer))
 	buf = append(buf, b.raw[p.rest:p.end(b.raw)]...)
 	for _, l := range later {
+		k := len(buf)
 		buf = append(buf, l.raw[:l.part.end(l.raw)]...)
+		if l.part.lonelyCR {
+			// A later part may have been scanned, and ScanPart gave the
+			// games it confirmed their lone CRs back; the Reader holds
+			// its bytes with CR and LF swapped.
+			swapLineEnds(buf[k : k+l.part.rest])
+		}
 	}
 	buf = append(buf, r.buf[r.start:r.end]...)
 	r.buf, r.start, r.end = buf[:cap(buf)], 0, len(buf)

@@ -30,10 +30,12 @@ func describeGame(g *Game) string {
 }
 
 // readInParts reads input as the job runner does with several workers:
-// parts read ahead of the one being scanned, and where a cut is not
-// confirmed, Resume with the parts read ahead and one batch read in order
-// before going on in parts. It returns each game described, the games'
-// bytes joined and the number of resumes.
+// parts read ahead of the one being scanned, every other one scanned as
+// soon as it is read (as a worker scans its part before the part before it
+// is confirmed), and where a cut is not confirmed, Resume with the parts
+// read ahead and one batch read in order before going on in parts. It
+// returns each game described, the games' bytes joined and the number of
+// resumes.
 func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, size, maxGame int) (games []string, all string, resumes int) {
 	t.Helper()
 	r := NewReader(wrap(strings.NewReader(input)))
@@ -46,7 +48,14 @@ func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, siz
 			joined.Write(b.Games[i].Raw)
 		}
 	}
+	type scan struct {
+		scanned  bool
+		n        int
+		complete bool
+	}
 	var ahead []*Batch
+	scans := map[*Batch]scan{}
+	read := 0
 	// Every other part makes its tags in memory of the test's, reused
 	// from part to part, as a program scanning on several goroutines does.
 	var mem TagMemory
@@ -63,6 +72,10 @@ func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, siz
 				t.Fatal(err)
 			} else {
 				ahead = append(ahead, b)
+				if read++; read%2 == 0 {
+					n, complete := b.ScanPart()
+					scans[b] = scan{scanned: true, n: n, complete: complete}
+				}
 			}
 		}
 		if len(ahead) == 0 {
@@ -70,10 +83,14 @@ func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, siz
 		}
 		b := ahead[0]
 		ahead = ahead[1:]
-		if round%2 == 1 {
-			b.TagMemory = &mem
+		n, complete := scans[b].n, scans[b].complete
+		if !scans[b].scanned {
+			if round%2 == 1 {
+				b.TagMemory = &mem
+			}
+			n, complete = b.ScanPart()
 		}
-		n, complete := b.ScanPart()
+		delete(scans, b)
 		b.CountFrom(counted)
 		b.Build()
 		take(b)
@@ -84,6 +101,7 @@ func readInParts(t *testing.T, input string, wrap func(io.Reader) io.Reader, siz
 		resumes++
 		r.Resume(b, ahead...)
 		ahead, eof = nil, false
+		clear(scans)
 		var seq Batch
 		if err := r.ReadBatch(&seq, size); err == io.EOF {
 			break
