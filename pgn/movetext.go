@@ -691,11 +691,11 @@ func countPliesVector(b []byte, i int) (n, next int, done bool) {
 			// bytes counted already are shifted out, and the bits left
 			// free at the top are taken for blanks, which are no moves.
 			plyClasses((*[64]byte)(b[end-64:end]), &plySets, &masks)
-			done := uint(64 - (end - p))
+			seen := uint(64 - (end - p))
 			for k := range masks {
-				masks[k] >>= done
+				masks[k] >>= seen
 			}
-			masks[2] |= ^(^uint64(0) >> done)
+			masks[2] |= ^(^uint64(0) >> seen)
 		default:
 			copy(tail[:], b[p:end])
 			for k := end - p; k < 64; k++ {

@@ -14,8 +14,8 @@ type nibbleSet struct{ lo, hi [16]byte }
 // newNibbleSet returns the set of the bytes for which in is true. Each
 // high nibble that has members is given the bit of its row, the set of low
 // nibbles that complete a member; rows alike share a bit. Eight distinct
-// rows fit, which the sets here never come near: newNibbleSet panics past
-// them, at package initialization.
+// rows fit, and the sets here have at most six: newNibbleSet panics past
+// eight, at package initialization.
 func newNibbleSet(in func(c byte) bool) *nibbleSet {
 	var s nibbleSet
 	var rows []uint16
@@ -54,7 +54,7 @@ func newNibbleSet(in func(c byte) bool) *nibbleSet {
 // has reports whether c is in s, as the vector loop tests it.
 func (s *nibbleSet) has(c byte) bool { return s.lo[c&0xf]&s.hi[c>>4] != 0 }
 
-// The sets that the word-at-a-time loops of word.go look for.
+// The sets of the scanner's loops, in word.go and scan.go.
 var (
 	// lineOrControlSet: bytes below ' ', and DEL.
 	lineOrControlSet = newNibbleSet(func(c byte) bool { return c < ' ' || c == 0x7f })

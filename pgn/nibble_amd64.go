@@ -4,7 +4,7 @@ package pgn
 
 import "golang.org/x/sys/cpu"
 
-// vectorScan says indexNibble may be called: the CPU has AVX2.
+// vectorScan says the vector loops may be called: the CPU has AVX2.
 var vectorScan = cpu.X86.HasAVX2
 
 // indexNibble returns the offset of the first byte of b in s, or len(b).

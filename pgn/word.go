@@ -12,7 +12,8 @@ import (
 // finds one byte where they look for several. A word is read little-endian
 // (binary.LittleEndian), so that its first byte is its lowest. Where the
 // vector loops of nibble.go are built in, they take lineOrControl's runs,
-// and plainTagLines' names and values, instead.
+// plainTagLines' names and values and most of CountPlies' movetext
+// instead.
 
 const (
 	wordOnes  = 0x0101010101010101
