@@ -2,24 +2,54 @@
 
 #include "textflag.h"
 
+// Each loop below tests 32 bytes at a time: split each byte into its low
+// and high nibble, look both up in a set's tables with VPSHUFB (one lookup
+// a byte, within each 16-byte lane, so the tables are loaded into both
+// lanes), and AND the two answers: a byte is in the set where the result
+// is not zero. Y5 holds 0x0f in every byte and Y4 zero.
+
+// CONSTANTS sets Y5 and Y4.
+#define CONSTANTS \
+	MOVQ         $0x0f, DX; \
+	MOVQ         DX, X5; \
+	VPBROADCASTB X5, Y5; \
+	VPXOR        Y4, Y4, Y4
+
+// SPLIT puts the low nibbles of the bytes of src in lo, their high nibbles
+// in hi.
+#define SPLIT(src, lo, hi) \
+	VPAND  Y5, src, lo; \
+	VPSRLW $4, src, hi; \
+	VPAND  Y5, hi, hi
+
+// OUTSIDE sets r to a bit for each byte, split into lo and hi, that is
+// not in the set whose tables are tlo and thi; t1 and t2 are scratch.
+#define OUTSIDE(lo, hi, tlo, thi, t1, t2, r) \
+	VPSHUFB   lo, tlo, t1; \
+	VPSHUFB   hi, thi, t2; \
+	VPAND     t1, t2, t1; \
+	VPCMPEQB  Y4, t1, t1; \
+	VPMOVMSKB t1, r
+
+// MEMBERS joins the bits of OUTSIDE for bytes 0-31 (low) and 32-63
+// (high) into low, as the bits of the members of the set.
+#define MEMBERS(low, high) \
+	SHLQ $32, high; \
+	ORQ  high, low; \
+	NOTQ low
+
 // func indexNibble(b []byte, s *nibbleSet) int
 //
-// For each block of thirty-two bytes: split the bytes into their low and
-// high nibbles, look both up in s's tables (VPSHUFB, one lookup per byte),
-// and AND the two; a byte is in the set where the result is not zero. The
-// last block is read overlapping the one before it, so that nothing is read
-// past b: its bytes already tested are known not to be in the set. len(b)
-// is at least 32.
+// The last block is read overlapping the one before it, so that nothing is
+// read past b: its bytes already tested are known not to be in the set.
+// len(b) is at least 32.
 TEXT ·indexNibble(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
 	MOVQ s+24(FP), AX
-	VBROADCASTI128 (AX), Y6   // s.lo, in both 16-byte lanes
+	VBROADCASTI128 (AX), Y6   // s.lo
 	VBROADCASTI128 16(AX), Y7 // s.hi
-	MOVQ $0x0f, DX
-	MOVQ DX, X5
-	VPBROADCASTB X5, Y5       // 0x0f in every byte
-	VPXOR Y4, Y4, Y4          // zero
+	CONSTANTS
 	MOVQ SI, DI               // b's start
 	LEAQ -32(SI)(CX*1), BX    // the last block's start
 
@@ -27,19 +57,13 @@ loop:
 	CMPQ SI, BX
 	JA   last
 	VMOVDQU (SI), Y0
-	VPAND Y5, Y0, Y1
-	VPSRLW $4, Y0, Y2
-	VPAND Y5, Y2, Y2
-	VPSHUFB Y1, Y6, Y1
-	VPSHUFB Y2, Y7, Y2
-	VPAND Y1, Y2, Y1
-	VPCMPEQB Y4, Y1, Y1       // 0xff where a byte is not in the set
-	VPMOVMSKB Y1, DX
-	NOTL DX
+	SPLIT(Y0, Y1, Y2)
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, DX)
+	NOTL  DX
 	TESTL DX, DX
-	JNZ  found
-	ADDQ $32, SI
-	JMP  loop
+	JNZ   found
+	ADDQ  $32, SI
+	JMP   loop
 
 last:
 	LEAQ 32(BX), R8
@@ -47,17 +71,11 @@ last:
 	JEQ  none                 // b was a whole number of blocks
 	MOVQ BX, SI
 	VMOVDQU (SI), Y0
-	VPAND Y5, Y0, Y1
-	VPSRLW $4, Y0, Y2
-	VPAND Y5, Y2, Y2
-	VPSHUFB Y1, Y6, Y1
-	VPSHUFB Y2, Y7, Y2
-	VPAND Y1, Y2, Y1
-	VPCMPEQB Y4, Y1, Y1
-	VPMOVMSKB Y1, DX
-	NOTL DX
+	SPLIT(Y0, Y1, Y2)
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, DX)
+	NOTL  DX
 	TESTL DX, DX
-	JNZ  found
+	JNZ   found
 
 none:
 	MOVQ CX, ret+32(FP)
@@ -73,9 +91,6 @@ found:
 	RET
 
 // func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64)
-//
-// The members of s and of t among the 64 bytes at b, as bit masks, bit k
-// for b[k]: the same lookups as indexNibble's, for two sets at once.
 TEXT ·classify64(SB), NOSPLIT, $0-40
 	MOVQ b+0(FP), SI
 	MOVQ s+8(FP), AX
@@ -84,127 +99,69 @@ TEXT ·classify64(SB), NOSPLIT, $0-40
 	VBROADCASTI128 16(AX), Y7 // s.hi
 	VBROADCASTI128 (BX), Y8   // t.lo
 	VBROADCASTI128 16(BX), Y9 // t.hi
-	MOVQ $0x0f, DX
-	MOVQ DX, X5
-	VPBROADCASTB X5, Y5
-	VPXOR Y4, Y4, Y4
+	CONSTANTS
 
 	VMOVDQU (SI), Y0
-	VPAND Y5, Y0, Y1
-	VPSRLW $4, Y0, Y2
-	VPAND Y5, Y2, Y2
-	VPSHUFB Y1, Y6, Y10
-	VPSHUFB Y2, Y7, Y11
-	VPAND Y10, Y11, Y10
-	VPCMPEQB Y4, Y10, Y10
-	VPMOVMSKB Y10, AX         // bytes 0-31 not in s
-	VPSHUFB Y1, Y8, Y12
-	VPSHUFB Y2, Y9, Y13
-	VPAND Y12, Y13, Y12
-	VPCMPEQB Y4, Y12, Y12
-	VPMOVMSKB Y12, BX         // bytes 0-31 not in t
-
+	SPLIT(Y0, Y1, Y2)
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, AX)
+	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, BX)
 	VMOVDQU 32(SI), Y0
-	VPAND Y5, Y0, Y1
-	VPSRLW $4, Y0, Y2
-	VPAND Y5, Y2, Y2
-	VPSHUFB Y1, Y6, Y10
-	VPSHUFB Y2, Y7, Y11
-	VPAND Y10, Y11, Y10
-	VPCMPEQB Y4, Y10, Y10
-	VPMOVMSKB Y10, CX         // bytes 32-63 not in s
-	VPSHUFB Y1, Y8, Y12
-	VPSHUFB Y2, Y9, Y13
-	VPAND Y12, Y13, Y12
-	VPCMPEQB Y4, Y12, Y12
-	VPMOVMSKB Y12, DX         // bytes 32-63 not in t
-
-	SHLQ $32, CX
-	ORQ  CX, AX
-	NOTQ AX
-	SHLQ $32, DX
-	ORQ  DX, BX
-	NOTQ BX
+	SPLIT(Y0, Y1, Y2)
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, CX)
+	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, DX)
+	MEMBERS(AX, CX)
+	MEMBERS(BX, DX)
 	MOVQ AX, inS+24(FP)
 	MOVQ BX, inT+32(FP)
 	VZEROUPPER
 	RET
 
+// EQUAL sets r to the bits of the 64 bytes in Y0 and Y1 that equal the
+// byte c, using Y6, Y10 and DX.
+#define EQUAL(c, r) \
+	MOVQ         $c, DX; \
+	MOVQ         DX, X6; \
+	VPBROADCASTB X6, Y6; \
+	VPCMPEQB     Y6, Y0, Y10; \
+	VPMOVMSKB    Y10, r; \
+	VPCMPEQB     Y6, Y1, Y10; \
+	VPMOVMSKB    Y10, DX; \
+	SHLQ         $32, DX; \
+	ORQ          DX, r
+
 // func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64)
 //
 // countPliesVector's masks of the 64 bytes at b: the members of t's four
 // sets (letters, digits and dots, blanks, and the bytes it leaves to
-// CountPlies' loop) by classify64's lookups, then the dots, the '{' and
-// the '}' compared byte for byte.
+// CountPlies' loop), then the dots, the '{' and the '}'.
 TEXT ·plyClasses(SB), NOSPLIT, $0-24
 	MOVQ b+0(FP), SI
 	MOVQ t+8(FP), AX
 	MOVQ out+16(FP), DI
-	MOVQ $0x0f, DX
-	MOVQ DX, X5
-	VPBROADCASTB X5, Y5       // 0x0f
-	VPXOR Y4, Y4, Y4          // zero
+	CONSTANTS
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
-	VPAND Y5, Y0, Y2          // low nibbles of bytes 0-31
-	VPSRLW $4, Y0, Y3
-	VPAND Y5, Y3, Y3          // their high nibbles
-	VPAND Y5, Y1, Y8          // low nibbles of bytes 32-63
-	VPSRLW $4, Y1, Y9
-	VPAND Y5, Y9, Y9          // their high nibbles
+	SPLIT(Y0, Y2, Y3)         // bytes 0-31
+	SPLIT(Y1, Y8, Y9)         // bytes 32-63
 	MOVQ $4, CX
 
 sets:
 	VBROADCASTI128 (AX), Y6   // lo
 	VBROADCASTI128 16(AX), Y7 // hi
-	VPSHUFB Y2, Y6, Y10
-	VPSHUFB Y3, Y7, Y11
-	VPAND Y10, Y11, Y10
-	VPCMPEQB Y4, Y10, Y10
-	VPMOVMSKB Y10, BX         // bytes 0-31 not in the set
-	VPSHUFB Y8, Y6, Y12
-	VPSHUFB Y9, Y7, Y13
-	VPAND Y12, Y13, Y12
-	VPCMPEQB Y4, Y12, Y12
-	VPMOVMSKB Y12, DX         // bytes 32-63 not in the set
-	SHLQ $32, DX
-	ORQ  DX, BX
-	NOTQ BX
+	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, BX)
+	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, DX)
+	MEMBERS(BX, DX)
 	MOVQ BX, (DI)
 	ADDQ $32, AX
 	ADDQ $8, DI
 	DECQ CX
 	JNZ  sets
 
-	MOVQ $'.', DX
-	MOVQ DX, X6
-	VPBROADCASTB X6, Y6
-	VPCMPEQB Y6, Y0, Y10
-	VPMOVMSKB Y10, BX
-	VPCMPEQB Y6, Y1, Y10
-	VPMOVMSKB Y10, DX
-	SHLQ $32, DX
-	ORQ  DX, BX
+	EQUAL('.', BX)
 	MOVQ BX, (DI)
-	MOVQ $'{', DX
-	MOVQ DX, X6
-	VPBROADCASTB X6, Y6
-	VPCMPEQB Y6, Y0, Y10
-	VPMOVMSKB Y10, BX
-	VPCMPEQB Y6, Y1, Y10
-	VPMOVMSKB Y10, DX
-	SHLQ $32, DX
-	ORQ  DX, BX
+	EQUAL('{', BX)
 	MOVQ BX, 8(DI)
-	MOVQ $'}', DX
-	MOVQ DX, X6
-	VPBROADCASTB X6, Y6
-	VPCMPEQB Y6, Y0, Y10
-	VPMOVMSKB Y10, BX
-	VPCMPEQB Y6, Y1, Y10
-	VPMOVMSKB Y10, DX
-	SHLQ $32, DX
-	ORQ  DX, BX
+	EQUAL('}', BX)
 	MOVQ BX, 16(DI)
 	VZEROUPPER
 	RET
