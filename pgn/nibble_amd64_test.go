@@ -10,7 +10,8 @@ import (
 // TestIndexNibble holds the vector loop to a byte loop: one member at
 // every offset of buffers of every length from 32 to 160 (so that the
 // last, overlapping block is read at every alignment), none at all, and
-// random bytes.
+// random bytes. Members follow each buffer in memory, after one byte that
+// is not, so that a read past its end would be seen.
 func TestIndexNibble(t *testing.T) {
 	if !vectorScan {
 		t.Skip("no vector loop here")
@@ -34,11 +35,14 @@ func TestIndexNibble(t *testing.T) {
 				}
 				return len(b)
 			}
-			buf := make([]byte, 160)
-			for n := 32; n <= len(buf); n++ {
+			buf := make([]byte, 160+32)
+			for n := 32; n <= 160; n++ {
 				b := buf[:n]
-				for i := range b {
-					b[i] = others[rng.IntN(len(others))]
+				for i := range buf[:n+1] {
+					buf[i] = others[rng.IntN(len(others))]
+				}
+				for i := n + 1; i < len(buf); i++ {
+					buf[i] = members[rng.IntN(len(members))]
 				}
 				if got := indexNibble(b, c.set); got != n {
 					t.Fatalf("no member in %q: got %d, want %d", b, got, n)
