@@ -253,7 +253,11 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 		g.movetext, g.badTags = s.movetext, s.badTags
 		g.Tags, g.Problems = tags.take(len(s.tags)), g.Problems[:0]
 		buildGame(g, data[pos:pos+n], vals, s.tags, s.problems, mayHoldNUL)
-		line += bytes.Count(data[pos:pos+n], nl)
+		if s.gameLines >= 0 {
+			line += s.gameLines
+		} else {
+			line += bytes.Count(data[pos:pos+n], nl)
+		}
 		off += int64(n)
 		pos += n
 	}

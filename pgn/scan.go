@@ -39,6 +39,7 @@ type scanner struct {
 	pos       int  // next byte to examine, relative to the game's first byte
 	mode      mode // where pos is
 	lines     int  // newlines before pos, counted while in the tag section
+	gameLines int  // newlines in the game when the skim ended it, else -1
 	movetext  int  // offset where the movetext begins; -1 before that
 	braceOpen int  // offset of the '{' of the open comment
 	ctrl      bool // a control byte was already reported for this game
@@ -56,7 +57,7 @@ func (s *scanner) reset() {
 	// Field by field: a struct literal is built aside and copied in,
 	// which cost 6% of scanning header-only games.
 	s.longGame = s.movetext >= 0 && s.pos-s.movetext > skimLimit
-	s.pos, s.mode, s.lines, s.movetext, s.braceOpen = 0, modeStart, 0, -1, 0
+	s.pos, s.mode, s.lines, s.movetext, s.braceOpen, s.gameLines = 0, modeStart, 0, -1, 0, -1
 	s.ctrl, s.badTags, s.tagsCut, s.skipLine = false, 0, false, false
 	s.tags, s.vals, s.problems = s.tags[:0], s.vals[:0], s.problems[:0]
 }
@@ -133,7 +134,14 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 			// no tags is walked: junk before a game's tags joins that game
 			// (hasMoves), which the skim does not tell.
 			if i == s.movetext && len(s.tags) > 0 && !s.walkOnly && !s.longGame {
-				if end, ok := skimMovetext(data, i); ok {
+				if end, lines, ok := skimMovetext(data, i); ok {
+					// The skim saw every line end of the movetext, and
+					// the tag section's are counted: the game's lines
+					// need no count of their own, unless the movetext
+					// began inside a line whose end was counted already.
+					if i == 0 || data[i-1] == '\n' {
+						s.gameLines = s.lines + lines
+					}
 					i = end
 					return end, true
 				}
@@ -246,36 +254,38 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 // line that begins with '[' and a letter starts the next game, unless it
 // lies inside a comment. Comments do not nest and the first '}' after a
 // '{' closes its comment, so it does not when no '{' follows the last '}'
-// before it (FuzzSkimMovetext holds the skim to the walk).
-func skimMovetext(data []byte, i int) (end int, ok bool) {
+// before it (FuzzSkimMovetext holds the skim to the walk). With ok, lines
+// is the number of line feeds from i to end.
+func skimMovetext(data []byte, i int) (end, lines int, ok bool) {
 	data = data[:min(len(data), i+skimLimit)]
 	for p := i; ; p++ {
 		if p = lineOrControl(data, p); p+2 >= len(data) {
-			return 0, false
+			return 0, 0, false
 		}
 		if c := data[p]; c != '\n' {
 			if !spaceTable[c] {
-				return 0, false
+				return 0, 0, false
 			}
 			continue
 		}
+		lines++
 		switch c := data[p+1]; {
 		case c == '[':
 			if !isLetter(data[p+2]) {
 				if isNameByte(data[p+2]) {
-					return 0, false // not a tag here, but inside a comment a sign of one left open
+					return 0, 0, false // not a tag here, but inside a comment a sign of one left open
 				}
 				continue // "[%clk ...]" and the like
 			}
 			seg := data[i : p+1]
 			if bytes.IndexByte(seg, '{') >= 0 {
 				if k := lastIndexByte(seg, '}'); k < 0 || bytes.IndexByte(seg[k:], '{') >= 0 {
-					return 0, false
+					return 0, 0, false
 				}
 			}
-			return p + 1, true
+			return p + 1, lines, true
 		case c == '%' || tagBlanks[c]:
-			return 0, false
+			return 0, 0, false
 		}
 	}
 }

@@ -209,12 +209,15 @@ func TestSkimMovetext(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			data := []byte("[Event \"a\"]\n\n" + c.movetext + next)
 			i := bytes.IndexByte(data, '\n') + 1 // the blank line, where the movetext begins
-			end, ok := skimMovetext(data, i)
+			end, lines, ok := skimMovetext(data, i)
 			if ok != c.skimmed {
 				t.Fatalf("skimmed %v, want %v", ok, c.skimmed)
 			}
 			if ok && end != len(data)-len(next) {
 				t.Fatalf("skim ends the game at %d, want %d", end, len(data)-len(next))
+			}
+			if ok && lines != bytes.Count(data[i:end], []byte{'\n'}) {
+				t.Fatalf("skim counts %d line feeds, want %d", lines, bytes.Count(data[i:end], []byte{'\n'}))
 			}
 			checkSkimAgrees(t, data)
 		})
