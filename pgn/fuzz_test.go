@@ -17,6 +17,12 @@ func FuzzReader(f *testing.F) {
 	sharedtest.SeedFixtures(f, "*.pgn")
 	f.Add([]byte("[Event \"a\"]\n\n1. e4 {x\n\n[Event \"b\"]\n*\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// A game's line is counted here from the input alone: its lines
+		// end as its first line end does, with a lone CR or with a LF.
+		lineEnd := []byte{'\n'}
+		if i := bytes.IndexAny(data, "\r\n"); i >= 0 && data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+			lineEnd = []byte{'\r'}
+		}
 		split := func(r io.Reader, max int) [][]byte {
 			rd := NewReader(r)
 			rd.MaxGameSize = max
@@ -34,7 +40,9 @@ func FuzzReader(f *testing.F) {
 						t.Fatalf("tag span %d..%d is not a tag in %q", tag.Start, tag.End, g.Raw)
 					}
 				}
-				_ = g.Tags
+				if want := 1 + bytes.Count(data[:g.Offset], lineEnd); g.Line != want {
+					t.Fatalf("game %d at offset %d on line %d, want %d", len(games)+1, g.Offset, g.Line, want)
+				}
 				games = append(games, g.Raw)
 			}
 		}
