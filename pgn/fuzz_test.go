@@ -39,6 +39,9 @@ func FuzzReader(f *testing.F) {
 					if tag.Start < 0 || tag.End > len(g.Raw) || g.Raw[tag.Start] != '[' || g.Raw[tag.End-1] != ']' {
 						t.Fatalf("tag span %d..%d is not a tag in %q", tag.Start, tag.End, g.Raw)
 					}
+					if want := 1 + bytes.Count(data[:int(g.Offset)+tag.Start], lineEnd); tag.Line != want {
+						t.Fatalf("game %d: tag %s on line %d, want %d", len(games)+1, tag.Name, tag.Line, want)
+					}
 				}
 				if want := 1 + bytes.Count(data[:g.Offset], lineEnd); g.Line != want {
 					t.Fatalf("game %d at offset %d on line %d, want %d", len(games)+1, g.Offset, g.Line, want)

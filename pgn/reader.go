@@ -593,9 +593,8 @@ func reported(problems []*ParseError, err error) bool {
 
 // advance moves past the game of n bytes just emitted.
 func (r *Reader) advance(n int, partial bool) {
-	// The lines of a game the skim ended are counted already, but for
-	// the rest of a game cut into parts, whose scan began inside a line.
-	if r.scan.gameLines >= 0 && !partial && !r.cont {
+	// The lines of a game the skim ended are counted already.
+	if r.scan.gameLines >= 0 && !partial {
 		r.line += r.scan.gameLines
 	} else {
 		r.line += bytes.Count(r.buf[r.start:r.start+n], nl)

@@ -536,3 +536,40 @@ func TestGameOfTheLimitAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestContinuedTagLines reads a tag section longer than MaxGameSize, so
+// that its later part starts inside a tag line: the tags of that part must
+// name their own lines, and the next game its own.
+func TestContinuedTagLines(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "[Tag%d \"value number %d\"]\n", i, i)
+	}
+	b.WriteString("\n1. e4 *\n\n[Event \"next\"]\n\n1. d4 *\n")
+	in := []byte(b.String())
+	r := NewReader(bytes.NewReader(in))
+	r.MaxGameSize = 300
+	continued := 0
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if g.Continued {
+			continued++
+		}
+		if want := 1 + bytes.Count(in[:g.Offset], []byte{'\n'}); g.Line != want {
+			t.Errorf("game %d starts on line %d, want %d", g.Index, g.Line, want)
+		}
+		for _, tag := range g.Tags {
+			if want := 1 + bytes.Count(in[:int(g.Offset)+tag.Start], []byte{'\n'}); tag.Line != want {
+				t.Errorf("game %d (continued %v): tag %s on line %d, want %d", g.Index, g.Continued, tag.Name, tag.Line, want)
+			}
+		}
+	}
+	if continued == 0 {
+		t.Fatal("no game was continued: the test reads nothing it means to")
+	}
+}

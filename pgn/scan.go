@@ -120,7 +120,7 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 					return 0, false
 				}
 				i += k + 1
-				s.skipLine = false
+				s.skipLine, s.lines = false, s.lines+1
 				continue
 			}
 			next, ok := s.headerLine(data, i, atEOF)
@@ -136,13 +136,9 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 			if i == s.movetext && len(s.tags) > 0 && !s.walkOnly && !s.longGame {
 				if end, lines, ok := skimMovetext(data, i); ok {
 					// The skim saw every line end of the movetext, and
-					// the tag section's are counted: the game's lines
-					// need no count of their own, unless the movetext
-					// began inside a line whose end was counted already.
-					if i == 0 || data[i-1] == '\n' {
-						s.gameLines = s.lines + lines
-					}
-					i = end
+					// those before it are counted: the game's lines need
+					// no count of their own.
+					i, s.gameLines = end, s.lines+lines
 					return end, true
 				}
 			}
@@ -343,9 +339,9 @@ func (s *scanner) anyHeaderLine(data []byte, i int, atEOF bool) (next int, ok bo
 		s.mode = modeTags
 		if rest {
 			// Movetext follows the tags on the same line.
+			// Its line end lies ahead, in the movetext.
 			s.mode = modeMovetext
 			s.movetext = i + k
-			s.lines++
 			return i + k, true
 		}
 	default:
