@@ -750,14 +750,20 @@ func countPliesVector(b []byte, i int) (n, next int, done bool) {
 const longComment = 128
 
 // plySets are the byte classes of countPliesVector that plyClasses looks
-// up: letters, digits and dots, blanks, and what sends a movetext back to
-// CountPlies' loop when it comes outside comments.
+// up, taken from CountPlies' own (plyClass): letters, digits and dots,
+// blanks, and what sends a movetext back to CountPlies' loop when it comes
+// outside comments: a line comment, a variation's parentheses, a NAG, and
+// control and non-ASCII bytes, which the loop reads as words of their own.
 var plySets = [4]nibbleSet{
-	*newNibbleSet(isLetter),
-	*newNibbleSet(func(c byte) bool { return c-'0' < 10 || c == '.' }),
-	*newNibbleSet(IsSpace),
+	*newNibbleSet(func(c byte) bool { return plyClass[c] == pcLetter }),
+	*newNibbleSet(func(c byte) bool { return plyClass[c] == pcNumber }),
+	*newNibbleSet(func(c byte) bool { return plyClass[c] == pcBlank }),
 	*newNibbleSet(func(c byte) bool {
-		return c < ' ' && !IsSpace(c) || c >= 0x7f || c == '(' || c == ')' || c == ';' || c == '$'
+		switch plyClass[c] {
+		case pcSemicolon, pcOpen, pcClose, pcDollar:
+			return true
+		}
+		return c < ' ' && !IsSpace(c) || c >= 0x7f
 	}),
 }
 
