@@ -103,55 +103,64 @@ var (
 // *pgn.ParseError values naming the tag's line; they are warnings, and the
 // returned Start is still the best answer the tags allow.
 func OfGame(g *pgn.Game) (Start, []*pgn.ParseError) {
-	st := unknownStart
-	var problems []*pgn.ParseError
-	for i := range g.Tags {
-		t := &g.Tags[i]
-		if string(t.Name) != "FEN" {
-			continue
-		}
-		value := trimFEN(t.Value)
-		if st.FEN >= 0 {
-			if p := otherPosition(g, &g.Tags[st.FEN], t, value); p != nil {
-				problems = append(problems, p)
+	tags := g.Tags
+	first := nextTag(tags, 0, "FEN")
+	if first < 0 {
+		for i := nextTag(tags, 0, "SetUp"); i >= 0; i = nextTag(tags, i+1, "SetUp") {
+			if string(bytes.TrimSpace(tags[i].Value)) == "1" {
+				return unknownStart, []*pgn.ParseError{g.Problem(tags[i].Line, fmt.Errorf("%w: [SetUp \"1\"] without a FEN tag", ErrNoFEN))}
 			}
-			continue
 		}
-		st.FEN = i
-		if len(value) == 0 || string(value) == "?" {
-			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: [FEN %s]", ErrNoFEN, words.Quote(t.Value))))
-			continue
-		}
-		if sp, ok := plainStart(value); ok {
-			st.Kind, st.White, st.Black = Chess960, sp, sp
-			continue
-		}
-		p, err := fen.ParseBytes(value)
-		if err != nil {
-			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: %w", ErrFEN, err)))
-			continue
-		}
-		s := p.Start()
-		switch {
-		case s.DFRC():
-			st.Kind, st.White, st.Black = DFRC, s.White, s.Black
-		case s.Array:
-			st.Kind, st.White, st.Black = Chess960, s.White, s.Black
-		default:
-			st.Kind = Other
+		return Start{Kind: Chess960, White: numbering.StandardSP, Black: numbering.StandardSP, FEN: -1}, nil
+	}
+	st, problems := fromFEN(g, &tags[first])
+	st.FEN = first
+	for i := nextTag(tags, first+1, "FEN"); i >= 0; i = nextTag(tags, i+1, "FEN") {
+		if p := otherPosition(g, &tags[first], &tags[i], trimFEN(tags[i].Value)); p != nil {
+			problems = append(problems, p)
 		}
 	}
-	if st.FEN >= 0 {
-		return st, problems
-	}
-	for i := range g.Tags {
-		t := &g.Tags[i]
-		if string(t.Name) == "SetUp" && string(bytes.TrimSpace(t.Value)) == "1" {
-			return st, append(problems, g.Problem(t.Line, fmt.Errorf("%w: [SetUp \"1\"] without a FEN tag", ErrNoFEN)))
-		}
-	}
-	st.Kind, st.White, st.Black = Chess960, numbering.StandardSP, numbering.StandardSP
 	return st, problems
+}
+
+// nextTag returns the index of the first tag named name in tags from i on,
+// or -1. It is a loop with no call in it, apart from OfGame's work on the
+// tags it finds: a loop with calls in it saves and reloads what it keeps
+// at every tag, which was most of the cost of OfGame on short games.
+func nextTag(tags []pgn.Tag, i int, name string) int {
+	for ; i < len(tags); i++ {
+		if string(tags[i].Name) == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// fromFEN works out the start from t, a game's first FEN tag.
+func fromFEN(g *pgn.Game, t *pgn.Tag) (Start, []*pgn.ParseError) {
+	st := unknownStart
+	value := trimFEN(t.Value)
+	if len(value) == 0 || string(value) == "?" {
+		return st, []*pgn.ParseError{g.Problem(t.Line, fmt.Errorf("%w: [FEN %s]", ErrNoFEN, words.Quote(t.Value)))}
+	}
+	if sp, ok := plainStart(value); ok {
+		st.Kind, st.White, st.Black = Chess960, sp, sp
+		return st, nil
+	}
+	p, err := fen.ParseBytes(value)
+	if err != nil {
+		return st, []*pgn.ParseError{g.Problem(t.Line, fmt.Errorf("%w: %w", ErrFEN, err))}
+	}
+	s := p.Start()
+	switch {
+	case s.DFRC():
+		st.Kind, st.White, st.Black = DFRC, s.White, s.Black
+	case s.Array:
+		st.Kind, st.White, st.Black = Chess960, s.White, s.Black
+	default:
+		st.Kind = Other
+	}
+	return st, nil
 }
 
 // otherPosition reports a second FEN tag t, with value its trimmed value,

@@ -54,6 +54,9 @@ func TestGameStart(t *testing.T) {
 		{"Chess960 Variant without FEN is the standard array", `[Variant "Fischerandom"]`, Chess960, 518, 518, nil},
 		{"Chess960 Variant and SetUp without FEN", `[Variant "Chess960"]` + "\n" + `[SetUp "1"]`, Unknown, -1, -1, ErrNoFEN},
 		{"SetUp without FEN", `[SetUp "1"]`, Unknown, -1, -1, ErrNoFEN},
+		{"SetUp 0 without FEN", `[SetUp "0"]`, Chess960, 518, 518, nil},
+		{"SetUp 0, then 1, without FEN", `[SetUp "0"]` + "\n" + `[Event "x"]` + "\n" + `[SetUp " 1 "]`, Unknown, -1, -1, ErrNoFEN},
+		{"FEN question mark after another tag", `[Event "x"]` + "\n" + `[FEN "?"]`, Unknown, -1, -1, ErrNoFEN},
 		{"other variant without FEN", `[Variant "Crazyhouse"]`, Chess960, 518, 518, nil},
 	}
 	for _, tt := range tests {
@@ -62,6 +65,15 @@ func TestGameStart(t *testing.T) {
 			st, problems := OfGame(g)
 			if st.Kind != tt.kind || st.White != tt.white || st.Black != tt.black {
 				t.Errorf("Start = %v %d/%d, want %v %d/%d", st.Kind, st.White, st.Black, tt.kind, tt.white, tt.black)
+			}
+			// The first FEN tag is the one read: its index is the number
+			// of tags before it (one tag a line in these cases).
+			wantFEN := -1
+			if i := strings.Index(tt.tags, "[FEN "); i >= 0 {
+				wantFEN = strings.Count(tt.tags[:i], "\n")
+			}
+			if st.FEN != wantFEN {
+				t.Errorf("Start.FEN = %d, want %d", st.FEN, wantFEN)
 			}
 			switch {
 			case tt.problem == nil && len(problems) > 0:
