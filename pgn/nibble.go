@@ -6,9 +6,11 @@ package pgn
 // bytes, or a range of them, in runs of dozens of bytes: a tag name and
 // value, a line of moves. Where the vector loops are built in
 // (vectorScan; nibble_amd64.go), indexNibble finds the first member of a
-// set in place of a word-at-a-time loop, classify64 gives plainTagLines
-// the members of two sets in 64 bytes at once, a few tag lines' worth, and
-// plyClasses gives CountPlies the classes of 64 bytes of movetext.
+// set in place of a word-at-a-time loop, tagLinesVector reads the tag
+// lines of plainTagLines from the members of two sets in 64 bytes at once,
+// a few tag lines' worth (classify64 gives the same masks to plainTagLines'
+// own loop, for the lines it takes), and plyClasses gives CountPlies the
+// classes of 64 bytes of movetext.
 type nibbleSet struct{ lo, hi [16]byte }
 
 // newNibbleSet returns the set of the bytes for which in is true. Each

@@ -2,7 +2,11 @@
 
 package pgn
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // vectorScan says the vector loops may be called: the CPU has AVX2.
 var vectorScan = cpu.X86.HasAVX2
@@ -26,3 +30,28 @@ func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64)
 //
 //go:noescape
 func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64)
+
+// tagLinesVector reads plain tag lines from data[i] on as plainTagLines'
+// loop does, into tags[len(tags):cap(tags)], while each line lies within
+// 64-byte windows of data, with name and value the sets notNameSet and
+// plainValueSet. It returns where it stopped, the number of tags in
+// tags then and the lines counted. It is written in assembly
+// (nibble_amd64.s), which writes tagSpans field by field: the layout
+// assertion below keeps the two in step.
+//
+//go:noescape
+func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *nibbleSet) (next, n, nlines int)
+
+// The offsets of the fields of a tagSpan that tagLinesVector writes,
+// checked at compile time: [N]struct{} is [0]struct{} only for N zero.
+var (
+	_ [0]struct{} = [unsafe.Sizeof(tagSpan{}) - 64]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.start)]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.end) - 8]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.nameStart) - 16]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.nameEnd) - 24]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.valStart) - 32]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.valEnd) - 40]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.escaped) - 48]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.line) - 56]struct{}{}
+)

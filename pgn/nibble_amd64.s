@@ -165,3 +165,145 @@ sets:
 	MOVQ BX, 16(DI)
 	VZEROUPPER
 	RET
+
+// WINDOW sets R10 to the members of the set in Y6 and Y7, and R11 to those
+// of the set in Y8 and Y9, among the 64 bytes at R8 + w, using AX and DX.
+#define WINDOW(w) \
+	VMOVDQU (R8)(w*1), Y0; \
+	SPLIT(Y0, Y1, Y2); \
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, R10); \
+	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, R11); \
+	VMOVDQU 32(R8)(w*1), Y0; \
+	SPLIT(Y0, Y1, Y2); \
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, AX); \
+	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, DX); \
+	MEMBERS(R10, AX); \
+	MEMBERS(R11, DX)
+
+// func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *nibbleSet) (next, n, nlines int)
+//
+// plainTagLines' loop, line by line, while each line lies in 64-byte
+// windows of data: the window's masks of the bytes not in a name (name)
+// and of those that end a value (value) give the name's and the value's
+// ends. A window is made again once a line starts in its second half or a
+// value runs past it. The fields of tags[n] are written as they are found;
+// n counts the tag only once its line is whole and plain. It stops at the
+// first line it does not take whole, for plainTagLines' own loop, and when
+// tags is full: n is then cap(tags).
+//
+// Registers: R8 data, R9 len(data), SI the line's start (i), DI &tags[n],
+// R12 &tags[cap(tags)], R13 lines, R14 the window's start, R10 and R11 its
+// masks; AX, BX, CX and DX are scratch.
+TEXT ·tagLinesVector(SB), NOSPLIT, $0-104
+	MOVQ data_base+0(FP), R8
+	MOVQ data_len+8(FP), R9
+	MOVQ i+24(FP), SI
+	MOVQ tags_base+32(FP), DI
+	MOVQ tags_len+40(FP), AX
+	SHLQ $6, AX
+	ADDQ AX, DI
+	MOVQ tags_cap+48(FP), R12
+	SHLQ $6, R12
+	ADDQ tags_base+32(FP), R12
+	MOVQ lines+56(FP), R13
+	MOVQ name+64(FP), AX
+	MOVQ value+72(FP), BX
+	VBROADCASTI128 (AX), Y6   // name.lo
+	VBROADCASTI128 16(AX), Y7 // name.hi
+	VBROADCASTI128 (BX), Y8   // value.lo
+	VBROADCASTI128 16(BX), Y9 // value.hi
+	CONSTANTS
+	MOVQ $-64, R14            // no window yet
+
+line:
+	CMPQ DI, R12
+	JAE  done                 // tags is full
+	LEAQ 64(SI), AX
+	CMPQ AX, R9
+	JA   done                 // the line's window would pass the end
+	CMPB (R8)(SI*1), $'['
+	JNE  done
+	MOVQ SI, AX
+	SUBQ R14, AX
+	CMPQ AX, $32
+	JB   named                // the line starts in the window's first half
+	MOVQ SI, R14
+	WINDOW(R14)
+
+named:
+	MOVQ SI, 0(DI)            // start
+	LEAQ 1(SI), AX
+	MOVQ AX, 16(DI)           // nameStart
+	MOVQ AX, CX
+	SUBQ R14, CX              // 1 to 32
+	MOVQ R10, BX
+	SHRQ CX, BX
+	BSFQ BX, BX
+	JZ   done                 // the name runs past the window
+	TESTQ BX, BX
+	JZ   done                 // no name
+	ADDQ AX, BX               // nameEnd
+	LEAQ 1(BX), DX
+	CMPQ DX, R9
+	JAE  done
+	CMPW (R8)(BX*1), $0x2220  // ` "`
+	JNE  done
+	MOVQ BX, 24(DI)           // nameEnd
+	ADDQ $2, BX
+	MOVQ BX, 32(DI)           // valStart
+	MOVQ BX, CX
+	SUBQ R14, CX
+	CMPQ CX, $64
+	JAE  valueWindow          // the value starts past the window
+	MOVQ R11, DX
+	SHRQ CX, DX
+	BSFQ DX, DX
+	JNZ  valueEnd
+
+valueWindow:
+	LEAQ 64(BX), AX
+	CMPQ AX, R9
+	JA   done
+	MOVQ BX, R14
+	WINDOW(R14)
+	BSFQ R11, DX
+	JZ   done                 // a value of 64 bytes or more
+
+valueEnd:
+	ADDQ BX, DX               // valEnd
+	LEAQ 4(DX), AX
+	CMPQ AX, R9
+	JA   done
+	MOVL (R8)(DX*1), AX
+	CMPW AX, $0x5d22          // `"]`
+	JNE  done
+	SHRL $16, AX
+	CMPB AX, $'\n'
+	JEQ  lf
+	CMPW AX, $0x0a0d          // "\r\n"
+	JNE  done
+	LEAQ 4(DX), AX
+	JMP  whole
+
+lf:
+	LEAQ 3(DX), AX
+
+whole:
+	MOVQ DX, 40(DI)           // valEnd
+	ADDQ $2, DX
+	MOVQ DX, 8(DI)            // end
+	MOVQ $0, 48(DI)           // escaped false
+	MOVQ R13, 56(DI)          // line
+	INCQ R13
+	ADDQ $64, DI
+	MOVQ AX, SI
+	JMP  line
+
+done:
+	MOVQ SI, next+80(FP)
+	SUBQ tags_base+32(FP), DI
+	SHRQ $6, DI
+	MOVQ DI, n+88(FP)
+	MOVQ R13, nlines+96(FP)
+	VZEROUPPER
+	RET

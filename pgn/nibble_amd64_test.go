@@ -3,7 +3,11 @@
 package pgn
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -125,5 +129,115 @@ func TestPlyClasses(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTagLinesVector holds plainTagLines with its assembly loop to
+// plainTagLines without it: random tag sections of plain lines and of
+// lines the loop must stop at, names and values of every length around a
+// window's 64 bytes, LF and CRLF line ends, each cut at every length and
+// placed just before a page that cannot be read (on Linux), so that every
+// bound on reading near the end of data is crossed and a read past it
+// faults. The scanner with the assembly is reused, as the Reader reuses
+// its own, so that a field the assembly fails to write shows as the last
+// game's. The test also requires the assembly to take the lines of a long
+// enough section, so that the comparison is not of the Go loop with itself.
+func TestTagLinesVector(t *testing.T) {
+	if !vectorScan {
+		t.Skip("no vector loop here")
+	}
+	var reused scanner
+	read := func(data []byte, vector bool) scanner {
+		defer func(v bool) { vectorScan = v }(vectorScan)
+		vectorScan = vector
+		s := scanner{}
+		if vector {
+			// The spans past the last game's are left as a game of
+			// escaped values of other lines would leave them.
+			s = reused
+			s.tags = slices.Grow(s.tags[:0], 64)
+			for i := range s.tags[:cap(s.tags)] {
+				s.tags[:cap(s.tags)][i] = tagSpan{-1, -1, -1, -1, -1, -1, true, -1}
+			}
+		}
+		s.reset()
+		s.pos = s.plainTagLines(data, 0)
+		if vector {
+			reused = s
+		}
+		return s
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	name := func(n int) string { return strings.Repeat("N", n) }
+	value := func(n int) string { return strings.Repeat("v", n) }
+	// Names of 55 to 63 bytes put the value's start at the end of the
+	// window made at the line's start, or just past it.
+	longish := func() int { return 55 + rng.IntN(9) }
+	pieces := []func() string{
+		func() string { return fmt.Sprintf("[%s \"%s\"]\n", name(1+rng.IntN(12)), value(rng.IntN(60))) },
+		func() string { return fmt.Sprintf("[%s \"%s\"]\r\n", name(1+rng.IntN(12)), value(rng.IntN(60))) },
+		func() string { return fmt.Sprintf("[%s \"%s\"]\n", name(1+rng.IntN(80)), value(rng.IntN(140))) },
+		func() string { return fmt.Sprintf("[%s \"%s\"]\n", name(longish()), value(rng.IntN(70))) },
+		func() string { return "[FEN \"qnrknrbb/pppppppp/8/8/8/8/PPPPPPPP/QNRKNRBB w KQkq - 0 1\"]\n" },
+		// Lines that end a value, or a name, in the wrong way, with what
+		// a plain line would end with just after.
+		func() string { return fmt.Sprintf("[%s \"%s\"x\n", name(1+rng.IntN(12)), value(rng.IntN(20))) },
+		func() string { return fmt.Sprintf("[%s x%s\"]\n", name(1+rng.IntN(12)), value(rng.IntN(20))) },
+		func() string { return fmt.Sprintf("[%s \"%s\"]\rx", name(1+rng.IntN(12)), value(rng.IntN(20))) },
+		func() string { return fmt.Sprintf("[%s \"\\\"]\n", name(1+rng.IntN(12))) }, // an escape, read by the general path
+		func() string { return plainTagLineCases[rng.IntN(len(plainTagLineCases))].line },
+		func() string { return fmt.Sprintf("%s \"%s\"]\n", name(1+rng.IntN(12)), value(rng.IntN(20))) }, // no '['
+		func() string { return fmt.Sprintf("{%s \"%s\"]\n", name(1+rng.IntN(12)), value(rng.IntN(20))) },
+		func() string { return "\n" },
+		func() string { return "\r\n" },
+	}
+	// Sections laid out so that a value's end read from the wrong bits of
+	// a window would find the next line's end where a plain line's would
+	// be: a name of 61 bytes starts the value just past the line's
+	// window, 63 bytes past the end of the next line's value.
+	fixed := []string{
+		"[" + name(61) + " \"v\"]\n[B \"" + value(55) + "\"]\n[C \"3\"]\n\n",
+		"[" + name(62) + " \"v\"]\n[B \"" + value(54) + "\"]\n[C \"3\"]\n\n",
+		"[A \"1\"]\n[" + name(61) + " \"v\"]\n[B \"" + value(55) + "\"]\n" + lichessTags,
+	}
+	buf := guarded(t, 4096)
+	for round := range 600 + len(fixed) {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			p := rng.IntN(len(pieces))
+			if p >= 5 && rng.IntN(3) > 0 {
+				p = rng.IntN(5) // plain lines are the most common
+			}
+			b.WriteString(pieces[p]())
+		}
+		section := b.String()
+		if round < len(fixed) {
+			section = fixed[round]
+		}
+		if len(section) > len(buf) {
+			continue
+		}
+		for n := range len(section) + 1 {
+			data := buf[len(buf)-n:]
+			copy(data, section)
+			got, want := read(data, true), read(data, false)
+			if got.pos != want.pos || got.lines != want.lines || got.mode != want.mode || got.movetext != want.movetext || !slices.Equal(got.tags, want.tags) {
+				t.Fatalf("round %d, %q: with the assembly next %d, lines %d, mode %d, movetext %d, tags %+v; without %d, %d, %d, %d, %+v",
+					round, data, got.pos, got.lines, got.mode, got.movetext, got.tags, want.pos, want.lines, want.mode, want.movetext, want.tags)
+			}
+		}
+	}
+
+	// The assembly takes every line of a section with 64 bytes after it.
+	data := []byte(lichessTags + crlf(lichessTags) + strings.Repeat("\n", 64))
+	tags := make([]tagSpan, 0, 64)
+	next, n, lines := tagLinesVector(data, 0, tags, 0, notNameSet, plainValueSet)
+	want := read(data, false)
+	if next != want.pos || n != len(want.tags) || lines != want.lines || !slices.Equal(tags[:n], want.tags) {
+		t.Fatalf("tagLinesVector took %d tags, to %d, counting %d lines; want all %d, to %d, %d lines", n, next, lines, len(want.tags), want.pos, want.lines)
+	}
+	// It stops when tags is full, for more room.
+	if next, n, _ := tagLinesVector(data, 0, tags[:0:3], 0, notNameSet, plainValueSet); n != 3 || next != bytes.Index(data, []byte("[Round")) {
+		t.Fatalf("tagLinesVector with room for 3 tags took %d, to %d", n, next)
 	}
 }

@@ -15,3 +15,7 @@ func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64) {
 func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64) {
 	panic("pgn: no vector loop on this architecture")
 }
+
+func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *nibbleSet) (next, n, nlines int) {
+	panic("pgn: no vector loop on this architecture")
+}
