@@ -9,7 +9,8 @@ package pgn
 // set in place of a word-at-a-time loop, tagLinesVector reads the tag
 // lines of plainTagLines from the members of two sets in 64 bytes at once,
 // a few tag lines' worth (classify64 gives the same masks to plainTagLines'
-// own loop, for the lines it takes), and plyClasses gives CountPlies the
+// own loop, for the lines it takes), skimVector skims movetext from
+// masks of its line ends and braces, and plyClasses gives CountPlies the
 // classes of 64 bytes of movetext.
 type nibbleSet struct{ lo, hi [16]byte }
 

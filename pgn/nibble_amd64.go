@@ -42,6 +42,15 @@ func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64)
 //go:noescape
 func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *nibbleSet) (next, n, nlines int)
 
+// skimVector is skimMovetext's loop, 64 bytes at a time while they last
+// in data, with the tables spaceTable, nameBytes and tagBlanks and the
+// set lineOrControlSet. Its verdict is skimMore, skimmed or skimGiveUp;
+// with skimMore, skimMovetext's own loop goes on from p, lines line feeds
+// counted. It is written in assembly (nibble_amd64.s).
+//
+//go:noescape
+func skimVector(data []byte, i int, stop *nibbleSet, space, name, blanks *[256]bool) (p, lines, end, verdict int)
+
 // The offsets of the fields of a tagSpan that tagLinesVector writes,
 // checked at compile time: [N]struct{} is [0]struct{} only for N zero.
 var (

@@ -307,3 +307,168 @@ done:
 	MOVQ R13, nlines+96(FP)
 	VZEROUPPER
 	RET
+
+// func skimVector(data []byte, i int, stop *nibbleSet, space, name, blanks *[256]bool) (p, lines, end, verdict int)
+//
+// skimMovetext's loop over the lines of the movetext at data[i], 64 bytes
+// at a time, while a block of 64 lies within data: the block's masks of
+// the bytes in stop (line feeds, other blanks, control bytes) and of the
+// braces give each stop in turn, and the last '{' and '}' before a line.
+// space, name and blanks are spaceTable, nameBytes and tagBlanks. The
+// verdict is skimMore, skimmed (the next game starts at end) or
+// skimGiveUp; with skimMore the loop stopped at p, having counted lines
+// line feeds, fewer than 64 bytes before the end of data.
+//
+// Registers: R8 data, R9 len(data), SI the block's start, R13 lines, R10
+// and R11 the last '{' and '}' of the blocks before (-1: none), R12 the
+// block's stops not yet handled, BX its '{' and DX its '}'; DI the stop's
+// offset; AX, CX and R14 are scratch.
+TEXT ·skimVector(SB), NOSPLIT, $0-96
+	MOVQ data_base+0(FP), R8
+	MOVQ data_len+8(FP), R9
+	MOVQ i+24(FP), SI
+	MOVQ stop+32(FP), AX
+	VBROADCASTI128 (AX), Y7   // stop.lo
+	VBROADCASTI128 16(AX), Y8 // stop.hi
+	CONSTANTS
+	MOVQ $'{', AX
+	MOVQ AX, X12
+	VPBROADCASTB X12, Y12
+	MOVQ $'}', AX
+	MOVQ AX, X13
+	VPBROADCASTB X13, Y13
+	XORQ R13, R13
+	MOVQ $-1, R10
+	MOVQ $-1, R11
+
+block:
+	LEAQ 64(SI), AX
+	CMPQ AX, R9
+	JA   more
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU 32(R8)(SI*1), Y1
+	SPLIT(Y0, Y2, Y3)
+	OUTSIDE(Y2, Y3, Y7, Y8, Y10, Y11, R12)
+	SPLIT(Y1, Y2, Y3)
+	OUTSIDE(Y2, Y3, Y7, Y8, Y10, Y11, AX)
+	MEMBERS(R12, AX)
+	VPCMPEQB  Y12, Y0, Y10
+	VPMOVMSKB Y10, BX
+	VPCMPEQB  Y12, Y1, Y10
+	VPMOVMSKB Y10, AX
+	SHLQ      $32, AX
+	ORQ       AX, BX
+	VPCMPEQB  Y13, Y0, Y10
+	VPMOVMSKB Y10, DX
+	VPCMPEQB  Y13, Y1, Y10
+	VPMOVMSKB Y10, AX
+	SHLQ      $32, AX
+	ORQ       AX, DX
+
+stop:
+	TESTQ R12, R12
+	JZ    next
+	BSFQ  R12, CX             // the stop's bit
+	LEAQ  (SI)(CX*1), DI      // and offset
+	LEAQ  2(DI), AX
+	CMPQ  AX, R9
+	JAE   giveUp              // too near the end of data to tell
+	MOVBLZX (R8)(DI*1), AX
+	CMPB  AX, $'\n'
+	JEQ   newline
+	MOVQ  space+40(FP), R14
+	CMPB  (R14)(AX*1), $0
+	JEQ   giveUp              // a control byte
+	JMP   handled
+
+newline:
+	INCQ    R13
+	MOVBLZX 1(R8)(DI*1), AX
+	CMPB    AX, $'['
+	JNE     notBracket
+	MOVBLZX 2(R8)(DI*1), AX
+	MOVL    AX, R14
+	ORL     $0x20, R14
+	SUBL    $'a', R14
+	CMPL    R14, $26
+	JB      tag               // '[' and a letter
+	MOVQ    name+48(FP), R14
+	CMPB    (R14)(AX*1), $0
+	JNE     giveUp            // not a tag, but a sign of a comment left open
+	JMP     handled           // "[%clk ...]" and the like
+
+notBracket:
+	CMPB AX, $'%'
+	JEQ  giveUp
+	MOVQ blanks+56(FP), R14
+	CMPB (R14)(AX*1), $0
+	JNE  giveUp
+
+handled:
+	LEAQ -1(R12), AX
+	ANDQ AX, R12
+	JMP  stop
+
+tag:
+	// The next game, unless the line lies in a comment: the last '{'
+	// before it comes after the last '}'. CX is the stop's bit.
+	MOVQ $2, AX
+	SHLQ CX, AX
+	DECQ AX                   // the bits up to the stop's
+	MOVQ BX, R14
+	ANDQ AX, R14
+	JZ   lastOpen
+	BSRQ R14, R14
+	ADDQ SI, R14
+	JMP  closes
+
+lastOpen:
+	MOVQ R10, R14
+
+closes:
+	MOVQ DX, CX
+	ANDQ AX, CX
+	JZ   lastClose
+	BSRQ CX, CX
+	ADDQ SI, CX
+	JMP  compare
+
+lastClose:
+	MOVQ R11, CX
+
+compare:
+	CMPQ R14, CX
+	JGT  giveUp
+	INCQ DI
+	MOVQ DI, end+80(FP)
+	MOVQ $1, verdict+88(FP)   // skimmed
+	JMP  out
+
+next:
+	TESTQ BX, BX
+	JZ    noOpen
+	BSRQ  BX, R10
+	ADDQ  SI, R10
+
+noOpen:
+	TESTQ DX, DX
+	JZ    noClose
+	BSRQ  DX, R11
+	ADDQ  SI, R11
+
+noClose:
+	ADDQ $64, SI
+	JMP  block
+
+more:
+	MOVQ $0, verdict+88(FP)   // skimMore
+	JMP  out
+
+giveUp:
+	MOVQ $2, verdict+88(FP)   // skimGiveUp
+
+out:
+	MOVQ SI, p+64(FP)
+	MOVQ R13, lines+72(FP)
+	VZEROUPPER
+	RET

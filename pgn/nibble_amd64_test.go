@@ -241,3 +241,69 @@ func TestTagLinesVector(t *testing.T) {
 		t.Fatalf("tagLinesVector with room for 3 tags took %d, to %d", n, next)
 	}
 }
+
+// TestSkimVector holds skimMovetext with its assembly loop to
+// skimMovetext without it: random movetexts of moves, clock comments,
+// comments left open or closed late, stray braces, lines that begin with
+// '[' and a letter, a '%' or a blank, '%' lines, blanks, CRLF and control
+// bytes, with the next game after them or not, each cut at every length
+// and placed just before a page that cannot be read (on Linux). It also
+// requires the assembly to settle a lichess-like game, so that the
+// comparison is not of the Go loop with itself.
+func TestSkimVector(t *testing.T) {
+	if !vectorScan {
+		t.Skip("no vector loop here")
+	}
+	skim := func(data []byte, i int, vector bool) (end, lines int, ok bool) {
+		defer func(v bool) { vectorScan = v }(vectorScan)
+		vectorScan = vector
+		return skimMovetext(data, i)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	// Pieces after the first 24 make the skim give up, and come rarely.
+	pieces := []string{
+		"1. e4 ", "e5 ", "{ [%clk 0:10:00] } ", "12... Nxf7+ ", "\n", "\n", "\r\n",
+		"{ a comment\nover lines } ", "{ open ", "} ", "{", "}", "}{", "{}", "\t", " ",
+		"\n[Event \"next\"]\n", "\n[%clk 0:01:00]\n", "\n[zZ \"x\"]\n", "\n[az \"x\"]\n", "\n[@]\n", "\n[`]\n", "\f\x1a", "1-0",
+		"\n[1 \"x\"]\n", "\n[_x]\n", "\n[ Event \"x\"]\n", "\n% escape {\n", "\n e4", "\x01", "\x7f",
+	}
+	piece := func() string {
+		if rng.IntN(10) == 0 {
+			return pieces[rng.IntN(len(pieces))]
+		}
+		return pieces[rng.IntN(24)]
+	}
+	buf := guarded(t, 4096)
+	for round := range 3000 {
+		var b strings.Builder
+		if rng.IntN(4) > 0 {
+			b.WriteString("\n") // the blank line the movetext begins at
+		}
+		for range rng.IntN(60) {
+			b.WriteString(piece())
+		}
+		if rng.IntN(4) > 0 {
+			b.WriteString("\n\n[Event \"next\"]\n\n*\n")
+		}
+		text := b.String()
+		if len(text) > len(buf) {
+			continue
+		}
+		for n := len(text); n >= 0; n -= 1 + rng.IntN(8) {
+			data := buf[len(buf)-n:]
+			copy(data, text)
+			for _, i := range []int{0, min(1, n)} {
+				e1, l1, ok1 := skim(data, i, true)
+				e2, l2, ok2 := skim(data, i, false)
+				if e1 != e2 || l1 != l2 || ok1 != ok2 {
+					t.Fatalf("round %d, %q from %d: with the assembly %d %d %v, without %d %d %v", round, data, i, e1, l1, ok1, e2, l2, ok2)
+				}
+			}
+		}
+	}
+
+	data := []byte("\n" + strings.Repeat("1. e4 { [%clk 0:10:00] } 1... e5 { [%clk 0:10:00] }\n", 6) + "1-0\n\n" + lichessTags + "\n*\n")
+	if _, lines, end, verdict := skimVector(data, 0, lineOrControlSet, &spaceTable, &nameBytes, &tagBlanks); verdict != skimmed || end != bytes.Index(data, []byte("[Event")) || lines != 9 {
+		t.Fatalf("skimVector on a lichess-like game: verdict %d, end %d, lines %d", verdict, end, lines)
+	}
+}

@@ -19,3 +19,7 @@ func plyClasses(b *[64]byte, t *[4]nibbleSet, out *[7]uint64) {
 func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *nibbleSet) (next, n, nlines int) {
 	panic("pgn: no vector loop on this architecture")
 }
+
+func skimVector(data []byte, i int, stop *nibbleSet, space, name, blanks *[256]bool) (p, lines, end, verdict int) {
+	panic("pgn: no vector loop on this architecture")
+}

@@ -255,7 +255,18 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 // is the number of line feeds from i to end.
 func skimMovetext(data []byte, i int) (end, lines int, ok bool) {
 	data = data[:min(len(data), i+skimLimit)]
-	for p := i; ; p++ {
+	p := i
+	if vectorScan {
+		// 64 bytes at a time, in assembly, while they last.
+		var verdict int
+		switch p, lines, end, verdict = skimVector(data, i, lineOrControlSet, &spaceTable, &nameBytes, &tagBlanks); verdict {
+		case skimmed:
+			return end, lines, true
+		case skimGiveUp:
+			return 0, 0, false
+		}
+	}
+	for ; ; p++ {
 		if p = lineOrControl(data, p); p+2 >= len(data) {
 			return 0, 0, false
 		}
@@ -294,6 +305,13 @@ func skimMovetext(data []byte, i int) (end, lines int, ok bool) {
 // cost its bytes. Games of moves and clocks, such as lichess's, reach
 // 8 KB at about 300 plies.
 const skimLimit = 8 << 10
+
+// skimVector's verdicts.
+const (
+	skimMore   = iota // it stopped fewer than 64 bytes before the end of data
+	skimmed           // the next game starts at end
+	skimGiveUp        // the walk is to take the movetext
+)
 
 // headerLine handles one line in modeStart or modeTags, starting at
 // i, the beginning of a line, and the plain tag lines after it. It returns
