@@ -43,7 +43,9 @@ type Game struct {
 	markerLen uint8
 }
 
-// Tag is one tag pair, `[Name "Value"]`.
+// Tag is one tag pair, `[Name "Value"]`. Name and Value have no room
+// past their length: appending to them copies them, and leaves the game's
+// bytes as they are.
 type Tag struct {
 	Name  []byte
 	Value []byte // with \" and \\ resolved

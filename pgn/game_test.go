@@ -2,6 +2,7 @@ package pgn
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -278,5 +279,59 @@ func FuzzAppendEdited(f *testing.F) {
 		if !slices.Equal(kept, left) {
 			t.Fatalf("%q with %+v: other tags %q, want %q", input, edits, left, kept)
 		}
+	})
+}
+
+// TestTagAppendLeavesRaw appends to every tag's name and value, as a
+// program building a string from them might, and wants the games' bytes,
+// and the other tags, unchanged: Next's games and ScanPart's alike.
+func TestTagAppendLeavesRaw(t *testing.T) {
+	const input = "[Event \"a\"]\n[Site \"b\\\"c\"]\n[Round \"1\"]\n[Note \"d\\\\e\"]\n\n1. e4 *\n\n[White \"x\"] [Black \"y\"]\n\n*\n"
+	check := func(t *testing.T, games []Game) {
+		var all []byte
+		var before []string
+		for i := range games {
+			for _, tag := range games[i].Tags {
+				before = append(before, string(tag.Name)+"="+string(tag.Value))
+			}
+		}
+		k := 0
+		for i := range games {
+			g := &games[i]
+			for j := range g.Tags {
+				tag := &g.Tags[j]
+				_ = append(tag.Name, "XX"...)
+				_ = append(tag.Value, "YY"...)
+			}
+			all = append(all, g.Raw...)
+		}
+		if string(all) != input {
+			t.Fatalf("games' bytes after appending to their tags:\n%q\nwant\n%q", all, input)
+		}
+		for i := range games {
+			for _, tag := range games[i].Tags {
+				if got := string(tag.Name) + "=" + string(tag.Value); got != before[k] {
+					t.Fatalf("tag %d is %q after appending to the others, was %q", k, got, before[k])
+				}
+				k++
+			}
+		}
+	}
+	t.Run("Next", func(t *testing.T) {
+		var games []Game
+		for _, g := range readAll(t, input, func(r io.Reader) io.Reader { return r }, 0) {
+			games = append(games, *g)
+		}
+		check(t, games)
+	})
+	t.Run("ScanPart", func(t *testing.T) {
+		var b Batch
+		if err := NewReader(strings.NewReader(input)).ReadPart(&b, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		if _, complete := b.ScanPart(); !complete {
+			t.Fatal("the part was not confirmed")
+		}
+		check(t, b.Games)
 	})
 }

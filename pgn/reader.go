@@ -525,11 +525,14 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 	for i := range spans {
 		t := &spans[i]
 		tag := &tags[len(g.Tags)+i]
-		tag.Name = raw[t.nameStart:t.nameEnd]
+		// With no room past their ends, a tag's name and value cannot
+		// be appended to over the game's bytes; the capacity is then
+		// not worked out either, a tenth of the loop.
+		tag.Name = raw[t.nameStart:t.nameEnd:t.nameEnd]
 		if t.escaped {
-			tag.Value = vals[t.valStart:t.valEnd]
+			tag.Value = vals[t.valStart:t.valEnd:t.valEnd]
 		} else {
-			tag.Value = raw[t.valStart:t.valEnd]
+			tag.Value = raw[t.valStart:t.valEnd:t.valEnd]
 		}
 		tag.Start, tag.End, tag.Line = t.start, t.end, g.Line+t.line
 	}
