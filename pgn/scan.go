@@ -413,8 +413,9 @@ func (s *scanner) plainTagLines(data []byte, i int) int {
 			}
 		}
 	}
-	// With the vector loop, the name's and the value's ends are read from
-	// masks of the 64 bytes from win: notName and valueEnd hold their
+	// Here too, with the vector loops built in, the name's and the value's
+	// ends are read from masks of the 64 bytes from win (classify64), for
+	// the lines the assembly leaves: notName and valueEnd hold their
 	// non-name bytes and the bytes that end a value. A window is made
 	// again once a line starts in its second half, or a value runs past
 	// it; near the end of data the loops below take over.
