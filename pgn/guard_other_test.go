@@ -1,4 +1,4 @@
-//go:build amd64 && !purego && !linux
+//go:build !linux
 
 package pgn
 

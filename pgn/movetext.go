@@ -635,7 +635,9 @@ func CountPlies(movetext []byte) int {
 }
 
 // countPliesVector counts the moves of b from b[i] as CountPlies does, 64
-// bytes at a time from masks of their classes (plyClasses), where b is
+// bytes at a time from masks of their classes (the whole blocks in
+// assembly, pliesBlocks; the last, shorter one with plyClasses and
+// plyState.count, which say the same in Go), where b is
 // written as most archives write their movetext: moves, move numbers,
 // blanks and comments. It returns done with n the whole count, or leaves
 // the rest to CountPlies' loop: n moves before b[next], where next is i for
@@ -659,18 +661,9 @@ func countPliesVector(b []byte, i int) (n, next int, done bool) {
 	if isResult(b[w:end]) {
 		end = w
 	}
-	var (
-		masks [7]uint64
-		tail  [64]byte
-		// Carried from one block to the next, as bits of its first byte
-		// or all of them.
-		inComment  uint64     // all ones when a comment is open
-		afterBlank uint64 = 1 // the byte before is a blank or a brace (or there is none)
-		afterDot   uint64     // the byte before is a '.'
-		carry      uint64     // a move number runs on
-	)
-	for p := i; p < end; p += 64 {
-		if inComment != 0 {
+	st := plyState{afterBlank: 1}
+	for p := i; p < end; {
+		if st.inComment != 0 {
 			// A block that would start inside a comment starts at its
 			// '}' instead, found by IndexByte, many times faster over
 			// the long comments of engines; after one of those the
@@ -680,13 +673,20 @@ func countPliesVector(b []byte, i int) (n, next int, done bool) {
 				break // open to the end, and nothing in it counts
 			}
 			if p += k; k >= longComment {
-				return n, p, false
+				return st.n, p, false
 			}
 		}
-		switch {
-		case end-p >= 64:
-			plyClasses((*[64]byte)(b[p:p+64]), &plySets, &masks)
-		case end >= 64:
+		if end-p >= 64 {
+			// Whole blocks, in assembly, to the end or to a block that
+			// ends inside a comment.
+			var counted bool
+			if p, counted = pliesBlocks(b[:end], p, &st, &plySets); !counted {
+				return 0, i, false
+			}
+			continue
+		}
+		var masks [7]uint64
+		if end >= 64 {
 			// The last block, read from 64 bytes before the end: the
 			// bytes counted already are shifted out, and the bits left
 			// free at the top are taken for blanks, which are no moves.
@@ -696,52 +696,75 @@ func countPliesVector(b []byte, i int) (n, next int, done bool) {
 				masks[k] >>= seen
 			}
 			masks[2] |= ^(^uint64(0) >> seen)
-		default:
+		} else {
+			var tail [64]byte
 			copy(tail[:], b[p:end])
 			for k := end - p; k < 64; k++ {
 				tail[k] = ' '
 			}
 			plyClasses(&tail, &plySets, &masks)
 		}
-		letter, number, blank, other, dot, open, close := masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6]
-		// in is 1 after each byte where a comment is open, counting a
-		// '{' in and a '}' out: the prefix XOR of the braces.
-		braces := open | close
-		in := braces
-		in ^= in << 1
-		in ^= in << 2
-		in ^= in << 4
-		in ^= in << 8
-		in ^= in << 16
-		in ^= in << 32
-		in ^= inComment
-		if open&^in != 0 || close&in != 0 {
-			return 0, i, false // a '{' inside a comment, or a '}' outside one
-		}
-		inComment = -(in >> 63)
-		outside := ^(in | braces)
-		if other&outside != 0 {
+		if !st.count(&masks) {
 			return 0, i, false
 		}
-		ends := blank | braces // the bytes that end a word here
-		starts := outside &^ ends & (ends<<1 | afterBlank)
-		if starts&^(letter|number) != 0 {
-			return 0, i, false
-		}
-		n += bits.OnesCount64(starts & letter)
-		// A word that starts with a digit or a dot: adding its first
-		// bit to the run of them carries past the run, to the byte
-		// after it.
-		sum, c := bits.Add64(number, starts&number, carry)
-		after := sum &^ number
-		glued := after & letter & (dot<<1 | afterDot)
-		if after&^ends&^glued != 0 {
-			return 0, i, false
-		}
-		n += bits.OnesCount64(glued)
-		carry, afterBlank, afterDot = c, ends>>63, dot>>63
+		break
 	}
-	return n, end, true
+	return st.n, end, true
+}
+
+// plyState is what countPliesVector carries from one block of 64 bytes to
+// the next, as bits of the block's first byte or all of them, and the
+// moves counted. pliesBlocks, in assembly, reads and writes its fields by
+// their offsets.
+type plyState struct {
+	n          int
+	inComment  uint64 // all ones when a comment is open
+	afterBlank uint64 // the byte before is a blank or a brace (or there is none)
+	afterDot   uint64 // the byte before is a '.'
+	carry      uint64 // a move number runs on
+}
+
+// count counts the moves of a block from its masks (plyClasses'), as
+// pliesBlocks does, and reports false when the block holds what is left to
+// CountPlies' own loop.
+func (st *plyState) count(masks *[7]uint64) bool {
+	letter, number, blank, other, dot, open, close := masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], masks[6]
+	// in is 1 after each byte where a comment is open, counting a '{' in
+	// and a '}' out: the prefix XOR of the braces.
+	braces := open | close
+	in := braces
+	in ^= in << 1
+	in ^= in << 2
+	in ^= in << 4
+	in ^= in << 8
+	in ^= in << 16
+	in ^= in << 32
+	in ^= st.inComment
+	if open&^in != 0 || close&in != 0 {
+		return false // a '{' inside a comment, or a '}' outside one
+	}
+	st.inComment = -(in >> 63)
+	outside := ^(in | braces)
+	if other&outside != 0 {
+		return false
+	}
+	ends := blank | braces // the bytes that end a word here
+	starts := outside &^ ends & (ends<<1 | st.afterBlank)
+	if starts&^(letter|number) != 0 {
+		return false
+	}
+	st.n += bits.OnesCount64(starts & letter)
+	// A word that starts with a digit or a dot: adding its first bit to
+	// the run of them carries past the run, to the byte after it.
+	sum, c := bits.Add64(number, starts&number, st.carry)
+	after := sum &^ number
+	glued := after & letter & (dot<<1 | st.afterDot)
+	if after&^ends&^glued != 0 {
+		return false
+	}
+	st.n += bits.OnesCount64(glued)
+	st.carry, st.afterBlank, st.afterDot = c, ends>>63, dot>>63
+	return true
 }
 
 // longComment is the length of a comment after which countPliesVector

@@ -8,8 +8,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// vectorScan says the vector loops may be called: the CPU has AVX2.
-var vectorScan = cpu.X86.HasAVX2
+// vectorScan says the vector loops may be called: the CPU has AVX2, and
+// the population count and carry-less multiply that pliesBlocks uses (every
+// processor with AVX2 has them).
+var vectorScan = cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT && cpu.X86.HasPCLMULQDQ
 
 // indexNibble returns the offset of the first byte of b in s, or len(b).
 // b must hold at least thirty-two bytes. It is written in assembly
@@ -51,6 +53,16 @@ func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *
 //go:noescape
 func skimVector(data []byte, i int, stop *nibbleSet, space, name, blanks *[256]bool) (p, lines, end, verdict int)
 
+// pliesBlocks is countPliesVector's loop over the whole blocks of 64
+// bytes of b from p, with the state carried from block to block in st,
+// and sets plySets. It stops fewer than 64 bytes before the end of b, or
+// after a block that ends inside a comment, at next; counted false says
+// that a block held what the loop leaves to CountPlies' own. It is written
+// in assembly (nibble_amd64.s).
+//
+//go:noescape
+func pliesBlocks(b []byte, p int, st *plyState, sets *[4]nibbleSet) (next int, counted bool)
+
 // The offsets of the fields of a tagSpan that tagLinesVector writes,
 // checked at compile time: [N]struct{} is [0]struct{} only for N zero.
 var (
@@ -63,4 +75,11 @@ var (
 	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.valEnd) - 40]struct{}{}
 	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.escaped) - 48]struct{}{}
 	_ [0]struct{} = [unsafe.Offsetof(tagSpan{}.line) - 56]struct{}{}
+
+	// and of the plyState that pliesBlocks reads and writes.
+	_ [0]struct{} = [unsafe.Offsetof(plyState{}.n)]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(plyState{}.inComment) - 8]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(plyState{}.afterBlank) - 16]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(plyState{}.afterDot) - 24]struct{}{}
+	_ [0]struct{} = [unsafe.Offsetof(plyState{}.carry) - 32]struct{}{}
 )

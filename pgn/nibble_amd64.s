@@ -472,3 +472,143 @@ out:
 	MOVQ R13, lines+72(FP)
 	VZEROUPPER
 	RET
+
+// func pliesBlocks(b []byte, p int, st *plyState, sets *[4]nibbleSet) (next int, counted bool)
+//
+// countPliesVector's loop over whole blocks of 64 bytes of b from p, the
+// block's masks made as plyClasses makes them and the block counted as
+// the loop counts it, with the state carried from block to block in st.
+// It stops fewer than 64 bytes before the end of b, or after a block that
+// ends inside a comment, for countPliesVector to go on from next; counted
+// false says a block held what the loop leaves to CountPlies' own.
+//
+// Registers: SI b, R9 len(b), DI p, R8 st; the block's masks R10 letters,
+// R11 digits and dots, R12 blanks, R13 others, R14 dots, BX '{' and DX
+// '}'; AX and CX are scratch; X14 holds all ones, for the prefix XOR.
+TEXT ·pliesBlocks(SB), NOSPLIT, $0-57
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), R9
+	MOVQ p+24(FP), DI
+	MOVQ st+32(FP), R8
+	CONSTANTS
+	MOVQ $-1, AX
+	VMOVQ AX, X14
+
+block:
+	LEAQ 64(DI), AX
+	CMPQ AX, R9
+	JA   stop
+	MOVQ sets+40(FP), AX
+	VMOVDQU (SI)(DI*1), Y0
+	VMOVDQU 32(SI)(DI*1), Y1
+	SPLIT(Y0, Y2, Y3)         // bytes 0-31
+	SPLIT(Y1, Y8, Y9)         // bytes 32-63
+	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 16(AX), Y7
+	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R10)
+	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
+	MEMBERS(R10, CX)
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R11)
+	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
+	MEMBERS(R11, CX)
+	VBROADCASTI128 64(AX), Y6
+	VBROADCASTI128 80(AX), Y7
+	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R12)
+	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
+	MEMBERS(R12, CX)
+	VBROADCASTI128 96(AX), Y6
+	VBROADCASTI128 112(AX), Y7
+	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R13)
+	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
+	MEMBERS(R13, CX)
+	EQUAL('.', R14)
+	EQUAL('{', BX)
+	EQUAL('}', AX)
+	MOVQ AX, DX
+
+	// in: 1 after each byte where a comment is open, the prefix XOR of
+	// the braces and the comment open before the block.
+	MOVQ  BX, AX
+	ORQ   DX, AX              // braces
+	VMOVQ AX, X13
+	VPCLMULQDQ $0x00, X14, X13, X13
+	VMOVQ X13, CX
+	XORQ  8(R8), CX           // in
+	TESTQ CX, DX
+	JNZ   bail                // a '}' outside a comment
+	MOVQ  CX, DX
+	NOTQ  DX
+	TESTQ DX, BX
+	JNZ   bail                // a '{' inside a comment
+	MOVQ  CX, BX
+	SARQ  $63, BX
+	MOVQ  BX, 8(R8)           // the comment open after the block
+	MOVQ  CX, DX
+	ORQ   AX, DX
+	NOTQ  DX                  // outside: neither in a comment nor a brace
+	TESTQ DX, R13
+	JNZ   bail                // a byte left to the loop, outside comments
+	ORQ   AX, R12             // ends: blanks and braces end a word
+	// starts: the first bytes of words outside comments.
+	MOVQ  R12, AX
+	SHLQ  $1, AX
+	ORQ   16(R8), AX
+	ANDQ  DX, AX
+	MOVQ  R12, CX
+	NOTQ  CX
+	ANDQ  CX, AX
+	MOVQ  R10, CX
+	ORQ   R11, CX
+	NOTQ  CX
+	TESTQ CX, AX
+	JNZ   bail                // a word that starts with neither
+	MOVQ  AX, CX
+	ANDQ  R10, CX
+	POPCNTQ CX, CX
+	ADDQ  CX, 0(R8)           // words that start with a letter are moves
+	// A word that starts with a digit or a dot: adding its first bit to
+	// the run of them carries past the run, to the byte after it.
+	ANDQ  R11, AX
+	MOVQ  32(R8), CX
+	NEGQ  CX                  // the carry into the block, in CF
+	MOVQ  R11, BX
+	ADCQ  AX, BX              // sum
+	SBBQ  CX, CX
+	NEGQ  CX
+	MOVQ  CX, 32(R8)          // the carry out of the block
+	MOVQ  R11, CX
+	NOTQ  CX
+	ANDQ  CX, BX              // after: the bytes after the runs
+	MOVQ  R14, CX
+	SHLQ  $1, CX
+	ORQ   24(R8), CX
+	ANDQ  R10, CX
+	ANDQ  BX, CX              // glued: a move right after a number's dots
+	MOVQ  R12, AX
+	ORQ   CX, AX
+	NOTQ  AX
+	TESTQ AX, BX
+	JNZ   bail                // a run followed by something else
+	POPCNTQ CX, CX
+	ADDQ  CX, 0(R8)
+	SHRQ  $63, R12
+	MOVQ  R12, 16(R8)         // the block ends with a blank or brace
+	SHRQ  $63, R14
+	MOVQ  R14, 24(R8)         // the block ends with a dot
+	ADDQ  $64, DI
+	CMPQ  8(R8), $0
+	JEQ   block               // no comment open: on to the next block
+
+stop:
+	MOVQ DI, next+48(FP)
+	MOVB $1, counted+56(FP)
+	VZEROUPPER
+	RET
+
+bail:
+	MOVQ DI, next+48(FP)
+	MOVB $0, counted+56(FP)
+	VZEROUPPER
+	RET

@@ -23,3 +23,7 @@ func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *
 func skimVector(data []byte, i int, stop *nibbleSet, space, name, blanks *[256]bool) (p, lines, end, verdict int) {
 	panic("pgn: no vector loop on this architecture")
 }
+
+func pliesBlocks(b []byte, p int, st *plyState, sets *[4]nibbleSet) (next int, counted bool) {
+	panic("pgn: no vector loop on this architecture")
+}
