@@ -473,6 +473,15 @@ out:
 	VZEROUPPER
 	RET
 
+// SETMEMBERS sets r to the members, among the 64 bytes split into Y2 and
+// Y3 (bytes 0-31) and Y8 and Y9 (32-63), of the set at off(AX), using CX.
+#define SETMEMBERS(off, r) \
+	VBROADCASTI128 off(AX), Y6; \
+	VBROADCASTI128 off+16(AX), Y7; \
+	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, r); \
+	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX); \
+	MEMBERS(r, CX)
+
 // func pliesBlocks(b []byte, p int, st *plyState, sets *[4]nibbleSet) (next int, counted bool)
 //
 // countPliesVector's loop over whole blocks of 64 bytes of b from p, the
@@ -503,26 +512,10 @@ block:
 	VMOVDQU 32(SI)(DI*1), Y1
 	SPLIT(Y0, Y2, Y3)         // bytes 0-31
 	SPLIT(Y1, Y8, Y9)         // bytes 32-63
-	VBROADCASTI128 (AX), Y6
-	VBROADCASTI128 16(AX), Y7
-	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R10)
-	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
-	MEMBERS(R10, CX)
-	VBROADCASTI128 32(AX), Y6
-	VBROADCASTI128 48(AX), Y7
-	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R11)
-	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
-	MEMBERS(R11, CX)
-	VBROADCASTI128 64(AX), Y6
-	VBROADCASTI128 80(AX), Y7
-	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R12)
-	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
-	MEMBERS(R12, CX)
-	VBROADCASTI128 96(AX), Y6
-	VBROADCASTI128 112(AX), Y7
-	OUTSIDE(Y2, Y3, Y6, Y7, Y10, Y11, R13)
-	OUTSIDE(Y8, Y9, Y6, Y7, Y12, Y13, CX)
-	MEMBERS(R13, CX)
+	SETMEMBERS(0, R10)
+	SETMEMBERS(32, R11)
+	SETMEMBERS(64, R12)
+	SETMEMBERS(96, R13)
 	EQUAL('.', R14)
 	EQUAL('{', BX)
 	EQUAL('}', AX)
