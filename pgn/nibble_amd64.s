@@ -38,6 +38,28 @@
 	ORQ  high, low; \
 	NOTQ low
 
+// WINDOW sets R10 to the members of the set in Y6 and Y7, and R11 to those
+// of the set in Y8 and Y9, among the 64 bytes at R8 + w, using AX and DX.
+#define WINDOW(w) \
+	VMOVDQU (R8)(w*1), Y0; \
+	SPLIT(Y0, Y1, Y2); \
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, R10); \
+	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, R11); \
+	VMOVDQU 32(R8)(w*1), Y0; \
+	SPLIT(Y0, Y1, Y2); \
+	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, AX); \
+	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, DX); \
+	MEMBERS(R10, AX); \
+	MEMBERS(R11, DX)
+
+// TWOSETS loads the tables of the sets at s and t, registers, into Y6 and
+// Y7, and Y8 and Y9.
+#define TWOSETS(s, t) \
+	VBROADCASTI128 (s), Y6; \
+	VBROADCASTI128 16(s), Y7; \
+	VBROADCASTI128 (t), Y8; \
+	VBROADCASTI128 16(t), Y9
+
 // func indexNibble(b []byte, s *nibbleSet) int
 //
 // The last block is read overlapping the one before it, so that nothing is
@@ -92,27 +114,15 @@ found:
 
 // func classify64(b *[64]byte, s, t *nibbleSet) (inS, inT uint64)
 TEXT ·classify64(SB), NOSPLIT, $0-40
-	MOVQ b+0(FP), SI
+	MOVQ b+0(FP), R8
 	MOVQ s+8(FP), AX
 	MOVQ t+16(FP), BX
-	VBROADCASTI128 (AX), Y6   // s.lo
-	VBROADCASTI128 16(AX), Y7 // s.hi
-	VBROADCASTI128 (BX), Y8   // t.lo
-	VBROADCASTI128 16(BX), Y9 // t.hi
+	TWOSETS(AX, BX)
 	CONSTANTS
-
-	VMOVDQU (SI), Y0
-	SPLIT(Y0, Y1, Y2)
-	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, AX)
-	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, BX)
-	VMOVDQU 32(SI), Y0
-	SPLIT(Y0, Y1, Y2)
-	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, CX)
-	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, DX)
-	MEMBERS(AX, CX)
-	MEMBERS(BX, DX)
-	MOVQ AX, inS+24(FP)
-	MOVQ BX, inT+32(FP)
+	XORQ R9, R9
+	WINDOW(R9)
+	MOVQ R10, inS+24(FP)
+	MOVQ R11, inT+32(FP)
 	VZEROUPPER
 	RET
 
@@ -166,20 +176,6 @@ sets:
 	VZEROUPPER
 	RET
 
-// WINDOW sets R10 to the members of the set in Y6 and Y7, and R11 to those
-// of the set in Y8 and Y9, among the 64 bytes at R8 + w, using AX and DX.
-#define WINDOW(w) \
-	VMOVDQU (R8)(w*1), Y0; \
-	SPLIT(Y0, Y1, Y2); \
-	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, R10); \
-	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, R11); \
-	VMOVDQU 32(R8)(w*1), Y0; \
-	SPLIT(Y0, Y1, Y2); \
-	OUTSIDE(Y1, Y2, Y6, Y7, Y10, Y11, AX); \
-	OUTSIDE(Y1, Y2, Y8, Y9, Y12, Y13, DX); \
-	MEMBERS(R10, AX); \
-	MEMBERS(R11, DX)
-
 // func tagLinesVector(data []byte, i int, tags []tagSpan, lines int, name, value *nibbleSet) (next, n, nlines int)
 //
 // plainTagLines' loop, line by line, while each line lies in 64-byte
@@ -208,10 +204,7 @@ TEXT ·tagLinesVector(SB), NOSPLIT, $0-104
 	MOVQ lines+56(FP), R13
 	MOVQ name+64(FP), AX
 	MOVQ value+72(FP), BX
-	VBROADCASTI128 (AX), Y6   // name.lo
-	VBROADCASTI128 16(AX), Y7 // name.hi
-	VBROADCASTI128 (BX), Y8   // value.lo
-	VBROADCASTI128 16(BX), Y9 // value.hi
+	TWOSETS(AX, BX)
 	CONSTANTS
 	MOVQ $-64, R14            // no window yet
 
