@@ -901,14 +901,37 @@ func termination(movetext []byte, nl byte) (marker []byte, offset int) {
 			b = b[:k]
 			continue
 		}
-		for _, r := range results {
-			if bytes.HasSuffix(b, r) {
-				before := len(b) - len(r)
-				if before == 0 || isTokenEnd(b[before-1]) {
-					return b[before:], before
-				}
-			}
+		if k := markerStart(b); k >= 0 {
+			return b[k:], k
 		}
 		return nil, -1
 	}
+}
+
+// markerStart returns where the termination marker that ends b begins, or
+// -1. The four markers end in four different bytes, so the last byte picks
+// the one to compare: a header-only game is mostly this check.
+func markerStart(b []byte) int {
+	n := len(b)
+	k := -1
+	switch b[n-1] {
+	case '*':
+		k = n - 1
+	case '0':
+		if n >= 3 && b[n-2] == '-' && b[n-3] == '1' {
+			k = n - 3
+		}
+	case '1':
+		if n >= 3 && b[n-2] == '-' && b[n-3] == '0' {
+			k = n - 3
+		}
+	case '2':
+		if n >= 7 && string(b[n-7:]) == "1/2-1/2" {
+			k = n - 7
+		}
+	}
+	if k > 0 && !isTokenEnd(b[k-1]) {
+		return -1
+	}
+	return k
 }

@@ -281,6 +281,53 @@ func TestTermination(t *testing.T) {
 	}
 }
 
+// terminationByList is Termination written as the export format says it,
+// trying each marker in turn: the reference FuzzTermination holds the
+// reader's last-byte switch to.
+func terminationByList(movetext []byte) ([]byte, int) {
+	nl := lineBreak(movetext)
+	b := movetext
+	for {
+		b = bytes.TrimRight(b, " \t\n\r\v\f\x1a")
+		if len(b) == 0 {
+			return nil, -1
+		}
+		bol := bytes.LastIndexByte(b, nl) + 1
+		switch {
+		case b[bol] == '%':
+			b = b[:bol]
+			continue
+		case b[len(b)-1] == '}':
+			k := bytes.LastIndexByte(b, '{')
+			if k < 0 {
+				return nil, -1
+			}
+			b = b[:k]
+			continue
+		}
+		for _, r := range []string{"1-0", "0-1", "1/2-1/2", "*"} {
+			before := len(b) - len(r)
+			if bytes.HasSuffix(b, []byte(r)) && (before == 0 || strings.ContainsRune(" \t\n\r\v\f\x1a.)}", rune(b[before-1]))) {
+				return b[before:], before
+			}
+		}
+		return nil, -1
+	}
+}
+
+func FuzzTermination(f *testing.F) {
+	for _, s := range []string{"1. e4 1-0", "\n*\n\n", "1/2-1/2", "x1/2-1/2", "1. e4 {c} 0-1 {d}\r\n", "e4\n%1-0", "2-1/2", "-0", "Qxf7#1-0"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, movetext []byte) {
+		m, off := Termination(movetext)
+		wantM, wantOff := terminationByList(movetext)
+		if !bytes.Equal(m, wantM) || off != wantOff || (m == nil) != (wantM == nil) {
+			t.Fatalf("Termination(%q) = %q, %d; want %q, %d", movetext, m, off, wantM, wantOff)
+		}
+	})
+}
+
 func TestGameMovetextLine(t *testing.T) {
 	r := NewReader(strings.NewReader("[Event \"x\"]\n[Result \"*\"]\n\n1. e4 *\n"))
 	g, err := r.Next()

@@ -789,8 +789,6 @@ func hasMoves(b []byte) bool {
 	return false
 }
 
-var results = [][]byte{[]byte("1-0"), []byte("0-1"), []byte("1/2-1/2"), []byte("*")}
-
 func isTokenEnd(c byte) bool {
 	return IsSpace(c) || c == '.' || c == ')' || c == '}'
 }
