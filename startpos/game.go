@@ -184,9 +184,11 @@ func otherPosition(g *pgn.Game, first, t *pgn.Tag, value []byte) *pgn.ParseError
 // gives the same answer for these (TestPlainStart holds the two
 // together), only slower.
 func plainStart(v []byte) (sp int, ok bool) {
-	const pawnsAndEmpty = "/pppppppp/8/8/8/8/PPPPPPPP/"
 	const white = 8 + len(pawnsAndEmpty)
-	if len(v) < white+8 || string(v[8:white]) != pawnsAndEmpty {
+	// Compared as four words, the last overlapping the third, not with a
+	// call to compare memory: the pawns are half of plainStart's bytes.
+	if len(v) < white+8 || word(v[8:]) != pawnsWords[0] || word(v[16:]) != pawnsWords[1] ||
+		word(v[24:]) != pawnsWords[2] || word(v[white-8:]) != pawnsWords[3] {
 		return 0, false
 	}
 	switch string(v[white+8:]) {
@@ -200,7 +202,7 @@ func plainStart(v []byte) (sp int, ok bool) {
 	// that White's is an arrangement of RNBQK, so any other byte fails
 	// there.
 	rank := v[white : white+8]
-	if binary.LittleEndian.Uint64(v[:8]) != binary.LittleEndian.Uint64(rank)|0x2020202020202020 {
+	if word(v) != word(rank)|0x2020202020202020 {
 		return 0, false
 	}
 	if sp = numbering.Rank(rank).SP(); sp < 0 {
@@ -209,9 +211,30 @@ func plainStart(v []byte) (sp int, ok bool) {
 	return sp, true
 }
 
+// pawnsAndEmpty is what lies between the back ranks of a start array's
+// FEN; pawnsWords holds it as plainStart compares it, four words at its
+// offsets 0, 8, 16 and 19.
+const pawnsAndEmpty = "/pppppppp/8/8/8/8/PPPPPPPP/"
+
+var pawnsWords = func() (w [4]uint64) {
+	for i, off := range []int{0, 8, 16, len(pawnsAndEmpty) - 8} {
+		w[i] = word([]byte(pawnsAndEmpty[off:]))
+	}
+	return w
+}()
+
+// word reads the first eight bytes of b as a little-endian word.
+func word(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+
 // trimFEN removes what real files put around a FEN inside the quotes:
 // blanks, and a trailing ';' as EPD lines end.
 func trimFEN(v []byte) []byte {
+	// Nearly every FEN has nothing around it, which its two end bytes
+	// tell: printable ASCII, and no ';' last. Anything else, Unicode
+	// blanks included, goes through TrimSpace.
+	if n := len(v); n > 0 && v[0]-'!' < 0x7f-'!' && v[n-1]-'!' < 0x7f-'!' && v[n-1] != ';' {
+		return v
+	}
 	v = bytes.TrimSpace(v)
 	for len(v) > 0 && v[len(v)-1] == ';' {
 		v = bytes.TrimSpace(v[:len(v)-1])

@@ -1,6 +1,7 @@
 package startpos
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 
@@ -76,6 +77,42 @@ func TestPlainStart(t *testing.T) {
 		if sp, ok := plainStart(v); ok {
 			if want, wantOK := parsed(v); !wantOK || sp != want {
 				t.Fatalf("plainStart(%s) = %d, the parser %d, %v", v, sp, want, wantOK)
+			}
+		}
+	}
+}
+
+// TestTrimFEN holds trimFEN, which tells most values unchanged by their
+// two end bytes, to what it must equal: TrimSpace, then every ';' at the
+// end with the blanks before it. Every value of up to four bytes from
+// ASCII and Unicode blanks, the bytes next to the printable range, ';' and
+// pieces of UTF-8 is tried, alone and around a FEN.
+func TestTrimFEN(t *testing.T) {
+	want := func(v []byte) []byte {
+		v = bytes.TrimSpace(v)
+		for bytes.HasSuffix(v, []byte(";")) {
+			v = bytes.TrimSpace(v[:len(v)-1])
+		}
+		return v
+	}
+	pieces := []string{" ", "\t", "\n", "\v", "\f", "\r", ";", "!", "~", "\x7f", "\x80", "\x20\x20", "\u00a0", "\u0085", "\u2003", "\xc2", "r", "1"}
+	var values [][]byte
+	var grow func(prefix string, depth int)
+	grow = func(prefix string, depth int) {
+		values = append(values, []byte(prefix))
+		if depth == 4 {
+			return
+		}
+		for _, p := range pieces {
+			grow(prefix+p, depth+1)
+		}
+	}
+	grow("", 0)
+	const fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	for _, v := range values {
+		for _, in := range [][]byte{v, []byte(string(v) + fen), []byte(fen + string(v)), []byte(string(v) + fen + string(v))} {
+			if got, w := trimFEN(in), want(in); !bytes.Equal(got, w) {
+				t.Fatalf("trimFEN(%q) = %q, want %q", in, got, w)
 			}
 		}
 	}
