@@ -239,9 +239,12 @@ func (b *Batch) ScanPart() (games int, complete bool) {
 		// Escaped values are unescaped into the scanner's buffer, which
 		// the next game reuses: keep them in the batch's.
 		// (Values of earlier games stay where they are if it grows.)
-		v := len(b.vals)
-		b.vals = append(b.vals, s.vals...)
-		vals := b.vals[v:]
+		var vals []byte
+		if len(s.vals) > 0 { // rare: not even a call to copy nothing
+			v := len(b.vals)
+			b.vals = append(b.vals, s.vals...)
+			vals = b.vals[v:]
+		}
 		k := len(b.Games)
 		b.Games = slicesResize(b.Games, k+1)
 		g := &b.Games[k]
