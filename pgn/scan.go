@@ -47,7 +47,7 @@ type scanner struct {
 	badTags   int  // malformed tag pairs seen in this game
 	tagsCut   bool // tags past MaxTags were not recorded
 	skipLine  bool // the part starts inside a header line, to be skipped
-	walkOnly  bool // never skim (for tests that hold the skim to the walk)
+	walkOnly  bool // never skim nor take quick (for tests that hold them to the walk)
 	longGame  bool // the game before had more movetext than skimLimit
 	tags      []tagSpan
 	vals      []byte
@@ -109,6 +109,11 @@ var movetextClass = func() (t [256]uint8) {
 // data[n]. Without done, the game runs to the end of data: more input is
 // needed, or at EOF the game is all of data.
 func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
+	if s.pos == 0 && s.mode == modeStart && vectorScan {
+		if n, ok := s.quick(data); ok {
+			return n, true
+		}
+	}
 	i := s.pos
 	defer func() { s.pos = i }()
 	for i < len(data) {
@@ -239,6 +244,37 @@ func (s *scanner) run(data []byte, atEOF bool) (n int, done bool) {
 		}
 	}
 	return 0, false
+}
+
+// quick scans the game at the start of data when it is the common game
+// of short archives, with one call to each vector loop: plain tag lines
+// from its first byte, a blank line, and movetext that the skim ends. It
+// leaves the scanner as run would, with the game's end. Any other game it
+// reports with ok false, having changed nothing that run reads, and run
+// scans it from its start: on header-only games the walk from run to the
+// vector loops, through headerLine, plainTagLines and skimMovetext, and
+// back, cost as much as the tag lines' own loop.
+func (s *scanner) quick(data []byte) (n int, ok bool) {
+	if s.longGame || s.walkOnly || len(data) < 64 || data[0] != '[' {
+		return 0, false
+	}
+	if cap(s.tags) < 16 {
+		s.tags = slices.Grow(s.tags[:0], 64)
+	}
+	room := s.tags[:0:min(cap(s.tags), MaxTags)]
+	i, k, lines := tagLinesVector(data, 0, room, 0, notNameSet, plainValueSet)
+	// Room for every tag but one more means the loop may have stopped
+	// for room, not at a line.
+	if k == 0 || k == cap(room) || i+1 >= len(data) || !(data[i] == '\n' || data[i] == '\r' && data[i+1] == '\n') {
+		return 0, false
+	}
+	end, more, ok := skimMovetext(data, i)
+	if !ok {
+		return 0, false
+	}
+	s.tags, s.lines, s.mode, s.movetext = room[:k], lines, modeMovetext, i
+	s.pos, s.gameLines = end, lines+more
+	return end, true
 }
 
 // skimMovetext finds where the movetext beginning at i, outside a

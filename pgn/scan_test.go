@@ -224,9 +224,9 @@ func TestSkimMovetext(t *testing.T) {
 	}
 }
 
-// checkSkimAgrees scans the first game of data with the skim and with the
-// walk alone, with data whole and as the last read, and wants the same
-// game: its length, tags and problems.
+// checkSkimAgrees scans the first game of data with the skim (and quick's
+// path) and with the walk alone, with data whole and as the last read, and
+// wants the same game: its length, tags, problems, movetext and lines.
 func checkSkimAgrees(t *testing.T, data []byte) {
 	t.Helper()
 	for _, atEOF := range []bool{false, true} {
@@ -236,10 +236,14 @@ func checkSkimAgrees(t *testing.T, data []byte) {
 		walk.walkOnly = true
 		n1, done1 := skim.run(data, atEOF)
 		n2, done2 := walk.run(data, atEOF)
-		if n1 != n2 || done1 != done2 || skim.pos != walk.pos || skim.mode != walk.mode ||
+		if n1 != n2 || done1 != done2 || skim.pos != walk.pos || skim.mode != walk.mode || skim.movetext != walk.movetext || skim.lines != walk.lines ||
 			!slices.Equal(skim.tags, walk.tags) || problemsText(skim.problems) != problemsText(walk.problems) {
-			t.Fatalf("%q (at EOF %v): with the skim %d %v, pos %d, mode %d, problems %s; walk alone %d %v, pos %d, mode %d, problems %s",
-				data, atEOF, n1, done1, skim.pos, skim.mode, problemsText(skim.problems), n2, done2, walk.pos, walk.mode, problemsText(walk.problems))
+			t.Fatalf("%q (at EOF %v): with the skim %d %v, pos %d, mode %d, movetext %d, lines %d, problems %s; walk alone %d %v, pos %d, mode %d, movetext %d, lines %d, problems %s",
+				data, atEOF, n1, done1, skim.pos, skim.mode, skim.movetext, skim.lines, problemsText(skim.problems),
+				n2, done2, walk.pos, walk.mode, walk.movetext, walk.lines, problemsText(walk.problems))
+		}
+		if done1 && skim.gameLines >= 0 && skim.gameLines != bytes.Count(data[:n1], []byte{'\n'}) {
+			t.Fatalf("%q (at EOF %v): the skim counts %d lines in the game, want %d", data, atEOF, skim.gameLines, bytes.Count(data[:n1], []byte{'\n'}))
 		}
 	}
 }
