@@ -8,8 +8,10 @@ import "bytes"
 const maxLineLength = 79
 
 // AppendFinalComment appends movetext to dst with the comment { text } set
-// just before its game termination marker (see Termination), and returns
-// the extended slice. A movetext without a marker gets the comment after
+// just before its game termination marker, and returns the extended slice.
+// The marker is found as Termination finds it, with the last byte of eol,
+// the game's line ending, ending lines, as the Reader knows them: guessed
+// from a movetext whose only break is a CR, lines would end there. A movetext without a marker gets the comment after
 // its last token; one with nothing but blanks is appended unchanged.
 //
 // When the text before the marker already ends with a comment that
@@ -26,7 +28,11 @@ const maxLineLength = 79
 // after it included, is kept as it was. text must not contain '}', which
 // would end the comment early.
 func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte) bool, eol string) []byte {
-	marker, anchor := Termination(movetext)
+	nl := lineBreak(movetext)
+	if eol != "" {
+		nl = eol[len(eol)-1]
+	}
+	marker, anchor := termination(movetext, nl)
 	if marker == nil {
 		anchor = len(trimBlanksRight(movetext))
 		if anchor == 0 {
@@ -47,13 +53,13 @@ func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte)
 		sep = ""
 	}
 	dst = append(dst, movetext[:prev]...)
-	if sep != "" && endsInLineComment(movetext[:prev]) {
+	if sep != "" && endsInLineComment(movetext[:prev], nl) {
 		// On that line the comment would be text of the escape line or
 		// of the ';' comment, and lost.
 		sep = eol
 	} else if sep != "" {
 		// The line so far may have begun before the movetext, in dst.
-		width := len(dst) - (bytes.LastIndexByte(dst, '\n') + 1)
+		width := len(dst) - (bytes.LastIndexByte(dst, nl) + 1)
 		width += len(sep) + len("{ ") + len(text) + len(" }")
 		if marker != nil {
 			width += len(" ") + len(marker)
@@ -77,8 +83,8 @@ func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte)
 // or a ';' that does not stand in a brace comment opened on that line.
 // In doubt (a brace comment from an earlier line) it says yes, which
 // costs nothing but a line break.
-func endsInLineComment(movetext []byte) bool {
-	line := trimBlanksLeft(movetext[bytes.LastIndexByte(movetext, '\n')+1:])
+func endsInLineComment(movetext []byte, nl byte) bool {
+	line := trimBlanksLeft(movetext[bytes.LastIndexByte(movetext, nl)+1:])
 	if len(line) > 0 && line[0] == '%' {
 		return true
 	}

@@ -38,6 +38,13 @@ func TestAppendFinalComment(t *testing.T) {
 		{"a ';' in a brace comment is no comment", "", "1. e4 {a; b} *", "mark", isMark, "\n", "1. e4 {a; b} { mark } *"},
 		{"a '%' inside a line is no escape", "", "1. e4 {50%} *", "mark", isMark, "\n", "1. e4 {50%} { mark } *"},
 		{"a line that just fits stays whole", strings.Repeat("x", 56), " 1. e4 *", "a comment", isMark, "\n", " 1. e4 { a comment } *"},
+		// A lone CR breaks no line of a game whose lines end with CRLF, as
+		// the Reader reads it: the '%' after it begins no escape line, and
+		// 1-0 ends the game. Guessed from this movetext alone, lines would
+		// end with CRs and the marker be on an escape line.
+		{"a lone CR in a CRLF game breaks no line", "", "\r% x 1-0", "mark", isMark, "\r\n", "\r% x\r\n{ mark } 1-0"},
+		{"in a game of lone CRs it does", "", "1. e4\r% x 1-0", "mark", isMark, "\r", "1. e4\r% x 1-0\r{ mark }"},
+		{"in a game of lone CRs a line begins after a CR", strings.Repeat("x", 70) + "\r", "1. e4 *", "mark", isMark, "\r", "1. e4 { mark } *"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
