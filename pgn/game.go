@@ -127,6 +127,18 @@ func (g *Game) LineEnding() string {
 	if g.lonelyCR {
 		return "\r"
 	}
+	// Nearly every game begins with its first tag, on a line of its own,
+	// and no tag spans lines: the byte after it tells without a search.
+	if len(g.Tags) > 0 && g.Tags[0].Start == 0 {
+		if end := g.Tags[0].End; end+1 < len(g.Raw) {
+			switch {
+			case g.Raw[end] == '\n':
+				return "\n"
+			case g.Raw[end] == '\r' && g.Raw[end+1] == '\n':
+				return "\r\n"
+			}
+		}
+	}
 	if i := bytes.IndexByte(g.Raw, '\n'); i > 0 && g.Raw[i-1] == '\r' {
 		return "\r\n"
 	}
@@ -215,7 +227,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 				if e.After != "" && after[k] > 0 {
 					at = after[k] - 1
 				}
-				ops = g.addInsert(ops, at, e, eol)
+				ops = g.addInsert(ops, at, e)
 			}
 		}
 	}
@@ -233,11 +245,11 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			if op.insert && op.start > 0 && g.Raw[op.start-1] != g.newline()[0] {
 				// The tag section's last line has no line ending (the
 				// game ends there): give the new tag a line of its own.
-				dst = append(dst, op.eol...)
+				dst = append(dst, eol...)
 			}
 			dst = appendTag(dst, op.edit.Name, op.edit.Value)
 			if op.insert && (op.start < len(g.Raw) || g.Raw[len(g.Raw)-1] == g.newline()[0]) {
-				dst = append(dst, op.eol...)
+				dst = append(dst, eol...)
 			}
 		}
 		pos = op.end
@@ -255,9 +267,9 @@ func spanBefore(a, b *span) bool {
 func lengthBit(n int) uint64 { return 1 << min(n, 63) }
 
 // addInsert appends to ops the insertion of edit e's tag after tag i.
-func (g *Game) addInsert(ops []span, i int, e *Edit, eol string) []span {
+func (g *Game) addInsert(ops []span, i int, e *Edit) []span {
 	at, inline := g.lineEnd(i), false
-	if end := g.Tags[i].End; !IsBlank(g.Raw[end:at]) {
+	if end := g.Tags[i].End; end < len(g.Raw) && g.Raw[end] != g.newline()[0] && !IsBlank(g.Raw[end:at]) {
 		// More tags, or the movetext, follow on the same line: the new
 		// tag goes right after this one, on that line, so that it stays
 		// in the tag section.
@@ -265,7 +277,7 @@ func (g *Game) addInsert(ops []span, i int, e *Edit, eol string) []span {
 	}
 	ops = addSpan(ops, at, at, e)
 	op := &ops[len(ops)-1]
-	op.insert, op.inline, op.eol = true, inline, eol
+	op.insert, op.inline = true, inline
 	return ops
 }
 
@@ -274,7 +286,6 @@ type span struct {
 	edit       *Edit // nil: delete start..end
 	insert     bool
 	inline     bool // insert after a tag that shares its line with more
-	eol        string
 }
 
 // addSpan appends the span from start to end with the given edit to ops.
