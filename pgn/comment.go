@@ -23,9 +23,11 @@ const maxLineLength = 79
 //
 // The blanks between the text that stays (the last move, another comment)
 // and the comment become one space, or a line break eol when the line
-// would grow beyond 79 bytes or is a '%' escape line or ends in a ';'
-// comment, which would take the comment in. Everything from the marker on, comments
-// after it included, is kept as it was. text must not contain '}', which
+// would grow beyond 79 bytes, or is a '%' escape line or ends in a ';'
+// comment, which would take the comment in, or is the tag section's last
+// line, where the comment's '}' would close, to a reader, a comment left
+// open before the tags. Everything from the marker on, comments after it
+// included, is kept as it was. text must not contain '}', which
 // would end the comment early.
 func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte) bool, eol string) []byte {
 	nl := lineBreak(movetext)
@@ -53,13 +55,21 @@ func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte)
 		sep = ""
 	}
 	dst = append(dst, movetext[:prev]...)
-	if sep != "" && endsInLineComment(movetext[:prev], nl) {
+	// The line so far may have begun before the movetext, in dst.
+	lineStart := bytes.LastIndexByte(dst, nl) + 1
+	switch {
+	case bytes.HasPrefix(trimBlanksLeft(dst[lineStart:]), []byte("[")):
+		// The movetext begins on the tag section's last line. A '}'
+		// there would close, to a reader, a comment left open before
+		// the tags, which then seem to be its text: the comment takes a
+		// line of its own.
+		sep = eol
+	case sep != "" && endsInLineComment(movetext[:prev], nl):
 		// On that line the comment would be text of the escape line or
 		// of the ';' comment, and lost.
 		sep = eol
-	} else if sep != "" {
-		// The line so far may have begun before the movetext, in dst.
-		width := len(dst) - (bytes.LastIndexByte(dst, nl) + 1)
+	case sep != "":
+		width := len(dst) - lineStart
 		width += len(sep) + len("{ ") + len(text) + len(" }")
 		if marker != nil {
 			width += len(" ") + len(marker)

@@ -44,6 +44,10 @@ func TestAppendFinalComment(t *testing.T) {
 		// end with CRs and the marker be on an escape line.
 		{"a lone CR in a CRLF game breaks no line", "", "\r% x 1-0", "mark", isMark, "\r\n", "\r% x\r\n{ mark } 1-0"},
 		{"in a game of lone CRs it does", "", "1. e4\r% x 1-0", "mark", isMark, "\r", "1. e4\r% x 1-0\r{ mark }"},
+		// After a junk "{" and a blank line, the reader takes a tag line
+		// for the next game's only when no '}' follows on it.
+		{"not on the tags' line", "{\n\n[A \"1\"]", "*", "mark", isMark, "\n", "\n{ mark } *"},
+		{"not on the tags' line after moves", "[A \"1\"]", " 1. e4 *", "mark", isMark, "\n", " 1. e4\n{ mark } *"},
 		{"in a game of lone CRs a line begins after a CR", strings.Repeat("x", 70) + "\r", "1. e4 *", "mark", isMark, "\r", "1. e4 { mark } *"},
 	}
 	for _, tt := range tests {
@@ -58,8 +62,8 @@ func TestAppendFinalComment(t *testing.T) {
 			// Writing the same comment again changes nothing when the
 			// comment is one replace accepts.
 			if tt.replace != nil && strings.Contains(tt.want, "mark") {
-				again := AppendFinalComment(nil, got[len(tt.dst):], []byte(tt.text), tt.replace, tt.eol)
-				if string(again) != tt.want {
+				again := AppendFinalComment([]byte(tt.dst), got[len(tt.dst):], []byte(tt.text), tt.replace, tt.eol)
+				if again := string(again[len(tt.dst):]); again != tt.want {
 					t.Errorf("a second time gives %q", again)
 				}
 			}
