@@ -207,3 +207,50 @@ func TestMergeSkipPairs(t *testing.T) {
 		t.Errorf("%d pairs kept, %d rows counted, %d DFRC games; want 0, 0 and 10", len(s.DFRC), s.made, s.Totals.DFRC)
 	}
 }
+
+// TestMergeTakesGroups: counts read from a document (ReadJSON) are not
+// used again, and a group the merged counts lack is taken from them whole,
+// not copied a position at a time (which doubled the heap of a large
+// merge); a group both have is added up. Merge, whose argument the caller
+// keeps, copies. Without DFRC rows wanted, a taken group keeps no pairs.
+func TestMergeTakesGroups(t *testing.T) {
+	grouped := func(skip bool, games ...Game) *Stats {
+		s := &Stats{SkipPairs: skip}
+		if err := s.SetGroupBy([]string{"Event"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range games {
+			if err := s.Add(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		take bool
+		skip bool
+	}{{"taken", true, false}, {"taken, pairs skipped", true, true}, {"copied", false, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := grouped(tc.skip, spGame(1, eventKey("a")))
+			o := grouped(false, spGame(1, eventKey("a")), spGame(2, eventKey("b")), pairGame(3, eventKey("b")))
+			ob := o.groups[string(eventKey("b"))]
+			if err := s.merge(o, tc.take); err != nil {
+				t.Fatal(err)
+			}
+			a, b := s.groups[string(eventKey("a"))], s.groups[string(eventKey("b"))]
+			if b == nil || (b == ob) != tc.take {
+				t.Fatalf("group b is o's: %v, want %v", b == ob, tc.take)
+			}
+			if c, _ := a.sp(1); c.Games != 2 {
+				t.Errorf("group a: %d games from SP 1, want 2", c.Games)
+			}
+			if c, _ := b.sp(2); c.Games != 1 {
+				t.Errorf("group b: %d games from SP 2, want 1", c.Games)
+			}
+			if got, want := len(b.dfrc), map[bool]int{false: 1, true: 0}[tc.skip]; got != want {
+				t.Errorf("group b: %d pairs, want %d", got, want)
+			}
+		})
+	}
+}

@@ -89,7 +89,7 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 			return Merged{}, err
 		}
 	}
-	if err := s.Merge(part); err != nil {
+	if err := s.merge(part, true); err != nil {
 		return Merged{}, err
 	}
 	return Merged{DFRCTable: d.dfrcTable || d.totals.DFRC == 0}, nil

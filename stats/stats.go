@@ -486,7 +486,14 @@ func (s *Stats) pair(p Pair) (*Counts, bool) {
 
 // Merge adds the counts of o to s. Both must group by the same fields
 // (ErrGroupBy otherwise); groups stay apart. On error s is unchanged.
-func (s *Stats) Merge(o *Stats) error {
+func (s *Stats) Merge(o *Stats) error { return s.merge(o, false) }
+
+// merge is Merge; with take, o is not used again, and a group s lacks is
+// taken from it whole instead of copied a position at a time. A document
+// of 400,000 rows read into counts of its own (ReadJSON) and then copied
+// so into empty ones took a heap of 190 MB to 364 MB in a tenth of a
+// second, past the collector's soft limit.
+func (s *Stats) merge(o *Stats, take bool) error {
 	if !slices.Equal(s.names, o.names) {
 		return fmt.Errorf("%w: counts grouped by %q and by %q cannot be added up", ErrGroupBy, s.names, o.names)
 	}
@@ -518,6 +525,13 @@ func (s *Stats) Merge(o *Stats) error {
 	}
 	for k, og := range o.groups {
 		g := s.groups[k]
+		if g == nil && take {
+			if s.SkipPairs {
+				og.dfrc = nil
+			}
+			s.groups[k] = og
+			continue
+		}
 		if g == nil {
 			g, _ = s.addGroup(k, og.Values)
 		}
