@@ -263,8 +263,8 @@ func (s *scanner) quick(data []byte) (n int, ok bool) {
 	}
 	room := s.tags[:0:min(cap(s.tags), MaxTags)]
 	i, k, lines := tagLinesVector(data, 0, room, 0, notNameSet, plainValueSet)
-	// Room for every tag but one more means the loop may have stopped
-	// for room, not at a line.
+	// With the room full, the loop may have stopped for room rather than
+	// at a line: run takes such a game.
 	if k == 0 || k == cap(room) || i+1 >= len(data) || !(data[i] == '\n' || data[i] == '\r' && data[i+1] == '\n') {
 		return 0, false
 	}
