@@ -9,10 +9,11 @@ const maxLineLength = 79
 
 // AppendFinalComment appends movetext to dst with the comment { text } set
 // just before its game termination marker, and returns the extended slice.
-// The marker is found as Termination finds it, with the last byte of eol,
-// the game's line ending, ending lines, as the Reader knows them: guessed
-// from a movetext whose only break is a CR, lines would end there. A movetext without a marker gets the comment after
-// its last token; one with nothing but blanks is appended unchanged.
+// The marker is found as Termination finds it, but with lines ending at
+// the last byte of eol, the game's line ending, as the Reader read them: a
+// movetext whose only line break is a CR is not taken for one of lone CRs.
+// A movetext without a marker gets the comment after its last token; one
+// with nothing but blanks is appended unchanged.
 //
 // When the text before the marker already ends with a comment that
 // replace accepts (it receives the comment's text between the braces,
@@ -27,8 +28,8 @@ const maxLineLength = 79
 // comment, which would take the comment in, or is the tag section's last
 // line, where the comment's '}' would close, to a reader, a comment left
 // open before the tags. Everything from the marker on, comments after it
-// included, is kept as it was. text must not contain '}', which
-// would end the comment early.
+// included, is kept as it was. text must not contain '}', which would end
+// the comment early.
 func AppendFinalComment(dst, movetext, text []byte, replace func(comment []byte) bool, eol string) []byte {
 	nl := lineBreak(movetext)
 	if eol != "" {
