@@ -168,7 +168,7 @@ type Edit struct {
 //     or after the last tag's line. Edits inserted at the same place keep
 //     the order they are given in.
 //   - Removing a tag deletes its bytes, and its whole line when nothing
-//     else stands on it.
+//     else stands on it, or only what a reader skips after a lone CR.
 //
 // A game without a tag section is appended unchanged.
 func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
@@ -232,19 +232,26 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 		}
 	}
 	sortSpans(ops)
-	pos := 0
+	pos, base := 0, len(dst)
 	for _, op := range ops {
 		if op.start < pos {
-			continue // overlaps an earlier removal
+			if !op.insert {
+				continue // overlaps an earlier removal
+			}
+			// A tag to insert after one whose line a removal took goes
+			// on a line of its own where the removal ends.
+			op.start, op.end, op.inline = pos, pos, false
 		}
 		dst = append(dst, g.Raw[pos:op.start]...)
 		if op.edit != nil && op.inline {
 			dst = append(dst, ' ')
 			dst = appendTag(dst, op.edit.Name, op.edit.Value)
 		} else if op.edit != nil {
-			if op.insert && op.start > 0 && g.Raw[op.start-1] != g.newline()[0] {
-				// The tag section's last line has no line ending (the
-				// game ends there): give the new tag a line of its own.
+			if op.insert && len(dst) > base && dst[len(dst)-1] != g.newline()[0] {
+				// The tag section's last line, as written so far, has no
+				// line ending (the game ends there): give the new tag a
+				// line of its own. What was written decides, not the
+				// input: that line may have been removed.
 				dst = append(dst, eol...)
 			}
 			dst = appendTag(dst, op.edit.Name, op.edit.Value)
@@ -253,8 +260,45 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			}
 		}
 		pos = op.end
+		if op.edit == nil && g.percentAfter(pos) {
+			dst = joinTagLine(dst, base, g.newline()[0])
+		}
 	}
 	return append(dst, g.Raw[pos:]...)
+}
+
+// percentAfter reports whether a removal that ends at i, inside a line,
+// leaves a '%' after the blanks there: at the start of a line, where the
+// removal may leave it, that begins an escape line, which a tag section
+// skips, and the moves after it would be read as tags.
+func (g *Game) percentAfter(i int) bool {
+	if i == 0 || i == len(g.Raw) || g.Raw[i-1] == g.newline()[0] {
+		return false
+	}
+	i = skipBlanks(g.Raw, i)
+	return i < len(g.Raw) && g.Raw[i] == '%'
+}
+
+// joinTagLine removes the line break that ends dst when the line before it,
+// from base on at most, is a tag line (it begins with '[' and ends with
+// ']'), so that what comes next follows those tags on their line, as it
+// followed the tag removed.
+func joinTagLine(dst []byte, base int, nl byte) []byte {
+	if len(dst) <= base || dst[len(dst)-1] != nl {
+		return dst // nothing of this game's before it
+	}
+	lb := len(dst) - 1
+	if nl == '\n' && lb > base && dst[lb-1] == '\r' {
+		lb--
+	}
+	line := trimSpaceRight(dst[max(base, bytes.LastIndexByte(dst[:lb], nl)+1):lb])
+	for len(line) > 0 && isLineSpace(line[0]) {
+		line = line[1:]
+	}
+	if len(line) < 2 || line[0] != '[' || line[len(line)-1] != ']' {
+		return dst
+	}
+	return dst[:lb]
 }
 
 // spanBefore is sortSpans' order.
@@ -344,6 +388,15 @@ func (g *Game) lineOf(t *Tag) (start, end int) {
 	}
 	if atLineStart && end == len(g.Raw) {
 		return start, end
+	}
+	if j := skipBlanks(g.Raw, t.End); atLineStart && eol == '\n' && j < len(g.Raw) && g.Raw[j] == '\r' {
+		// A lone CR ends a tag line for a reader, which skips the rest
+		// of the line; left at the line's start, it would make the line
+		// blank and end the tag section. The whole line goes.
+		if k := bytes.IndexByte(g.Raw[j:], '\n'); k >= 0 {
+			return start, j + k + 1
+		}
+		return start, len(g.Raw)
 	}
 	return t.Start, t.End
 }

@@ -47,6 +47,41 @@ func TestAppendEdited(t *testing.T) {
 			"[Event \"x\"]\n\n*\n",
 		},
 		{
+			// Left at its line's start, the '%' would begin an escape line,
+			// which a tag section skips: the moves after it would be read
+			// as tags.
+			"remove a tag followed by a percent sign",
+			"[Event \"x\"]\n[Chess960 \"5\"]\n[Chess960Fritz9 \"7\"]%\n[Site \"y\"]\n",
+			[]Edit{{Name: "Chess960", Remove: true}, {Name: "Chess960Fritz9", Remove: true}},
+			"[Event \"x\"]%\n",
+		},
+		{
+			"remove a tag followed by a percent sign, CRLF",
+			"[Event \"x\"] \r\n[B \"5\"] % y\r\n\r\n*\r\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"[Event \"x\"]  % y\r\n\r\n*\r\n",
+		},
+		{
+			"remove the first tag, followed by a percent sign",
+			"[B \"5\"]%\n[Site \"y\"]\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"%\n",
+		},
+		{
+			// A reader skips what follows a lone CR on a tag line; left
+			// at the line's start, the CR would end the tag section.
+			"remove a tag followed by a lone CR",
+			"[A \"1\"]\n[B \"2\"]\r x\n[C \"3\"]\n\n*\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"[A \"1\"]\n[C \"3\"]\n\n*\n",
+		},
+		{
+			"insert after the last tag, removed, at the end of the input",
+			"[A \"1\"]\n[B \"2\"]",
+			[]Edit{{Name: "B", Remove: true}, {Name: "C", Value: "3"}},
+			"[A \"1\"]\n[C \"3\"]",
+		},
+		{
 			"insert into a line of tags and moves",
 			"[Event \"x\"][Site \"y\"] 1. e4 *\n",
 			[]Edit{{Name: "Chess960", Value: "518", After: "FEN"}, {Name: "PlyCount", Value: "1"}},
@@ -213,6 +248,7 @@ func FuzzAppendEdited(f *testing.F) {
 	f.Add("[A \"1\"]\n[B \"2\"]\n\n*\n", []byte{0x13, 0x24})
 	f.Add("[A \"1\"]\n[B \"2\"]\n\n*\n", []byte{0x61, 0xc2}) // set B, then insert C where B begins
 	f.Add("[Event \"x\"][Site \"y\"] 1. e4 *\n", []byte{0x40, 0x51})
+	f.Add("[A \"1\"]\n[B \"2\"]%\n[C \"3\"]\n", []byte{0x01, 0x12})
 	f.Add("[B \"1\"]\r\n[A \"2\"]\r\n[B \"3\"]\r\n\r\n*\r\n", []byte{0x03, 0x14, 0x25})
 	names := []string{"A", "B", "C", "FEN", "Event", "Site"}
 	values := []string{"1", "", `a "q" \b`, "518"}
