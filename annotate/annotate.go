@@ -13,6 +13,7 @@
 package annotate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -207,11 +208,20 @@ func addEdit(edits []pgn.Edit, name, value, after string) []pgn.Edit {
 }
 
 // editable says whether a game's movetext can take a comment: after an
-// unterminated comment or binary bytes nobody knows where its moves end,
-// and the game must pass through as it is.
+// unterminated comment or binary bytes in it nobody knows where its moves
+// end, and the game must pass through as it is. Binary bytes in the tags
+// alone do not count: the tag edits may rewrite those tags, and a second
+// run would then replay a game the first did not.
 func editable(g *pgn.Game) bool {
 	for _, p := range g.Problems {
-		if errors.Is(p.Err, pgn.ErrUnterminatedComment) || errors.Is(p.Err, pgn.ErrBinary) {
+		switch {
+		case errors.Is(p.Err, pgn.ErrUnterminatedComment):
+			return false
+		case errors.Is(p.Err, pgn.ErrBinary) && !pgn.IsBlank(g.Movetext()) &&
+			(p.Line >= g.MovetextLine() || bytes.IndexByte(g.Movetext(), 0) >= 0):
+			// The reader reports a game's first NUL only, which may be
+			// in its tags with another in its moves. On a line of both,
+			// it counts as the moves'.
 			return false
 		}
 	}

@@ -143,3 +143,31 @@ func TestVariantLeavesStandardChessAlone(t *testing.T) {
 		t.Errorf("got %q, want %q", out, want)
 	}
 }
+
+// TestEditable: binary bytes make a game's movetext uneditable only when
+// they are in it; in the tags alone (which annotate may rewrite) they do
+// not, or a second run would replay a game the first did not.
+func TestEditable(t *testing.T) {
+	for _, tc := range []struct {
+		name, game string
+		want       bool
+	}{
+		{"clean", "[Event \"x\"]\n\n1. e4 *\n", true},
+		{"NUL in a tag", "[Event \"\x00\"]\n\n1. e4 *\n", true},
+		{"NUL in a tag, no moves", "[Event \"\x00\"]", true},
+		{"NUL in the moves", "[Event \"x\"]\n\n1. e4\x00 *\n", false},
+		{"NUL in a tag and in the moves", "[Event \"\x00\"]\n\n1. e4 {\x00} *\n", false},
+		{"control byte in the moves", "[Event \"x\"]\n\n1. e4 \x01 *\n", false},
+		{"comment left open", "[Event \"x\"]\n\n1. e4 {never closed\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := pgn.NewReader(strings.NewReader(tc.game)).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := editable(g); got != tc.want {
+				t.Errorf("editable = %v, want %v (problems %v)", got, tc.want, g.Problems)
+			}
+		})
+	}
+}
