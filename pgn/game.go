@@ -291,10 +291,7 @@ func joinTagLine(dst []byte, base int, nl byte) []byte {
 	if nl == '\n' && lb > base && dst[lb-1] == '\r' {
 		lb--
 	}
-	line := trimSpaceRight(dst[max(base, bytes.LastIndexByte(dst[:lb], nl)+1):lb])
-	for len(line) > 0 && isLineSpace(line[0]) {
-		line = line[1:]
-	}
+	line := trimBlanks(dst[max(base, bytes.LastIndexByte(dst[:lb], nl)+1):lb])
 	if len(line) < 2 || line[0] != '[' || line[len(line)-1] != ']' {
 		return dst
 	}
