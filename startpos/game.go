@@ -151,16 +151,21 @@ func fromFEN(g *pgn.Game, t *pgn.Tag) (Start, []*pgn.ParseError) {
 	if err != nil {
 		return st, []*pgn.ParseError{g.Problem(t.Line, fmt.Errorf("%w: %w", ErrFEN, err))}
 	}
-	s := p.Start()
+	st.Kind, st.White, st.Black = kindOf(p.Start())
+	return st, nil
+}
+
+// kindOf is what a parsed FEN's start arrays make of a game's start: one
+// Chess960 array, two different ones (DFRC), or another position, whose
+// numbers are -1.
+func kindOf(s fen.Start) (kind Kind, white, black int) {
 	switch {
 	case s.DFRC():
-		st.Kind, st.White, st.Black = DFRC, s.White, s.Black
+		return DFRC, s.White, s.Black
 	case s.Array:
-		st.Kind, st.White, st.Black = Chess960, s.White, s.Black
-	default:
-		st.Kind = Other
+		return Chess960, s.White, s.Black
 	}
-	return st, nil
+	return Other, -1, -1
 }
 
 // otherPosition reports a second FEN tag t, with value its trimmed value,

@@ -94,15 +94,7 @@ func ofGameOnePass(g *pgn.Game) (Start, []*pgn.ParseError) {
 			problems = append(problems, g.Problem(t.Line, fmt.Errorf("%w: %w", ErrFEN, err)))
 			continue
 		}
-		s := p.Start()
-		switch {
-		case s.DFRC():
-			st.Kind, st.White, st.Black = DFRC, s.White, s.Black
-		case s.Array:
-			st.Kind, st.White, st.Black = Chess960, s.White, s.Black
-		default:
-			st.Kind = Other
-		}
+		st.Kind, st.White, st.Black = kindOf(p.Start())
 	}
 	if st.FEN >= 0 {
 		return st, problems
