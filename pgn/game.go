@@ -169,6 +169,10 @@ type Edit struct {
 //     the order they are given in.
 //   - Removing a tag deletes its bytes, and its whole line when nothing
 //     else stands on it, or only what a reader skips after a lone CR.
+//     When a '%' follows the tag on its line and would begin the line, it
+//     joins the tag line before; with no tag line before it in the game,
+//     the tag is kept: a line that begins with '%' is an escape line, and
+//     a reader would take the lines after it for tags of this game.
 //
 // A game without a tag section is appended unchanged.
 func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
@@ -261,7 +265,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 		}
 		pos = op.end
 		if op.edit == nil && g.percentAfter(pos) {
-			dst = joinTagLine(dst, base, g.newline()[0])
+			dst = g.keepPercentInLine(dst, base, op.start, op.end)
 		}
 	}
 	return append(dst, g.Raw[pos:]...)
@@ -277,6 +281,24 @@ func (g *Game) percentAfter(i int) bool {
 	}
 	i = skipBlanks(g.Raw, i)
 	return i < len(g.Raw) && g.Raw[i] == '%'
+}
+
+// keepPercentInLine is called after the removal of Raw[start:end], which
+// leaves a '%' after it on its line (percentAfter), with dst written up to
+// the removal. When the removal began a line, the '%' would now begin one:
+// it joins the tag line before instead, as it followed the tag removed,
+// and when there is none in the game the removed bytes are put back. An
+// escape line there would be skipped, and the lines after it, the moves
+// or the next game's tags, read as tags of this game.
+func (g *Game) keepPercentInLine(dst []byte, base, start, end int) []byte {
+	nl := g.newline()[0]
+	if len(dst) > base && dst[len(dst)-1] != nl {
+		return dst // the line goes on before the '%'
+	}
+	if joined := joinTagLine(dst, base, nl); len(joined) < len(dst) {
+		return joined
+	}
+	return append(dst, g.Raw[start:end]...)
 }
 
 // joinTagLine removes the line break that ends dst when the line before it,
