@@ -458,6 +458,65 @@ func TestCreateProcFD(t *testing.T) {
 	}
 }
 
+// TestFlushCompressedFIFO: a compressed output to a FIFO hands its reader
+// everything written so far at Flush, before Commit, for gzip and zstd.
+func TestFlushCompressedFIFO(t *testing.T) {
+	const text = "[Event \"live\"]\n\n1. e4 *\n\n"
+	for _, tc := range []struct {
+		name       string
+		decompress func(io.Reader) (io.Reader, error)
+	}{
+		{"feed.pgn.gz", func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
+		{"feed.pgn.zst", func(r io.Reader) (io.Reader, error) { return zstd.NewReader(r) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), tc.name)
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skip(err)
+			}
+			got := make(chan string, 1)
+			go func() {
+				f, err := os.Open(fifo)
+				if err != nil {
+					got <- err.Error()
+					return
+				}
+				defer f.Close()
+				zr, err := tc.decompress(f)
+				if err != nil {
+					got <- err.Error()
+					return
+				}
+				buf := make([]byte, len(text))
+				_, err = io.ReadFull(zr, buf)
+				got <- string(buf) + fmt.Sprint(err)
+				io.Copy(io.Discard, f)
+			}()
+			o, err := Create(fifo, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.WriteString(o, text); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case s := <-got:
+				if s != text+"<nil>" {
+					t.Errorf("read %q after Flush, want %q", s, text)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("nothing to read 10 s after Flush")
+			}
+			if err := o.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
 // Readable finds what OpenContext would refuse, without reading, and
 // without waiting on a FIFO that has no writer.
 func TestReadable(t *testing.T) {

@@ -527,12 +527,23 @@ func (o *Output) Write(p []byte) (int, error) {
 
 // Flush writes out what an output to the standard output, a device or a
 // FIFO holds in memory, for a reader at the other end that waits for it
-// (a live feed's games, passed on as they come). It does nothing for a
-// file, which appears only at Commit, or for a compressed output, whose
-// compressor would have to end a block early.
+// (a live feed's games, passed on as they come). A gzip or zstd
+// compressor ends its block there, so that the reader can decompress all
+// that was written; bzip2 cannot end a block early, and its output holds
+// up to a block (900 KB of input) until more comes or Commit. Flush does
+// nothing for a file, which appears only at Commit.
 func (o *Output) Flush() error {
-	if o.file != nil || o.zw != nil || o.done {
+	if o.file != nil || o.done {
 		return nil
+	}
+	if o.zw != nil {
+		f, ok := o.zw.(interface{ Flush() error })
+		if !ok {
+			return nil
+		}
+		if err := f.Flush(); err != nil {
+			return fmt.Errorf("%s: %w", o.Name, err)
+		}
 	}
 	return o.bw.Flush()
 }
