@@ -302,9 +302,9 @@ func (g *Game) keepPercentInLine(dst []byte, base, start, end int) []byte {
 }
 
 // joinTagLine removes the line break that ends dst when the line before it,
-// from base on at most, is a tag line (it begins with '[' and ends with
-// ']'), so that what comes next follows those tags on their line, as it
-// followed the tag removed.
+// from base on at most, is a line of tag pairs that a '%' after it
+// follows as movetext (joinsAsTags), so that the '%' follows those tags on
+// their line, as it followed the tag removed.
 func joinTagLine(dst []byte, base int, nl byte) []byte {
 	if len(dst) <= base || dst[len(dst)-1] != nl {
 		return dst // nothing of this game's before it
@@ -313,11 +313,26 @@ func joinTagLine(dst []byte, base int, nl byte) []byte {
 	if nl == '\n' && lb > base && dst[lb-1] == '\r' {
 		lb--
 	}
-	line := trimBlanks(dst[max(base, bytes.LastIndexByte(dst[:lb], nl)+1):lb])
-	if len(line) < 2 || line[0] != '[' || line[len(line)-1] != ']' {
+	if !joinsAsTags(dst[max(base, bytes.LastIndexByte(dst[:lb], nl)+1):lb]) {
 		return dst
 	}
 	return dst[:lb]
+}
+
+// joinsAsTags reports whether the reader takes line, a line without its
+// line break, with a '%' after it, for tag pairs and then movetext that
+// begins at the '%'. A line that only looks like tags does not: a
+// malformed pair (`[]`) or a lone CR makes the reader skip the rest of
+// the line, the '%' with it. It is asked only where a removal leaves a '%',
+// rarely, and the scanner's own tag reading answers it.
+func joinsAsTags(line []byte) bool {
+	j := skipBlanks(line, 0)
+	if j == len(line) || line[j] != '[' {
+		return false
+	}
+	var s scanner
+	k, rest := s.tagPairs(append(line[:len(line):len(line)], '%'), 0, j)
+	return rest && k == len(line)
 }
 
 // spanBefore is sortSpans' order.

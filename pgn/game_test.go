@@ -82,6 +82,20 @@ func TestAppendEdited(t *testing.T) {
 			"[FEN \"\"][0\n[B \"5\"]%\n",
 		},
 		{
+			// The reader skips the rest of a line after a malformed pair,
+			// and after a lone CR: a '%' joined there would go with it.
+			"keep a tag followed by a percent sign after a line ending in a malformed pair",
+			"[FEN \"\"][]\n[B \"5\"]%\n[A",
+			[]Edit{{Name: "B", Remove: true}},
+			"[FEN \"\"][]\n[B \"5\"]%\n",
+		},
+		{
+			"keep a tag followed by a percent sign after a tag line with a lone CR",
+			"[Z \"0\"]\n[A \"1\"]\r x]\n[B \"5\"]%\n[C \"3\"]\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"[Z \"0\"]\n[A \"1\"]\r x]\n[B \"5\"]%\n",
+		},
+		{
 			"remove a tag followed by a percent sign on a line of tags",
 			"[A \"1\"]\n% note\n[C \"3\"] [B \"5\"] %\n[Site \"y\"]\n",
 			[]Edit{{Name: "B", Remove: true}},
