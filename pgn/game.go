@@ -172,7 +172,12 @@ type Edit struct {
 //     When a '%' follows the tag on its line and would begin the line, it
 //     joins the tag line before; with no tag line before it in the game,
 //     the tag is kept: a line that begins with '%' is an escape line, and
-//     a reader would take the lines after it for tags of this game.
+//     a reader would take the lines after it for tags of this game. So is
+//     a tag whose removal with the lines before it would leave a lone CR
+//     (in a game of line feeds) the game's first line break: a reader
+//     would take the file it begins for a file of lone CRs. And the
+//     first tags are kept when the first tag left would not begin with
+//     '[' and a letter, as a reader wants of the tags after junk lines.
 //
 // A game without a tag section is appended unchanged.
 func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
@@ -236,6 +241,9 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 		}
 	}
 	sortSpans(ops)
+	if len(ops) > 0 && !ops[0].insert && ops[0].edit == nil && ops[0].start <= g.Tags[0].Start {
+		ops = g.keepTagStart(ops)
+	}
 	pos, base := 0, len(dst)
 	for _, op := range ops {
 		if op.start < pos {
@@ -264,11 +272,68 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			}
 		}
 		pos = op.end
-		if op.edit == nil && g.percentAfter(pos) {
+		switch {
+		case op.edit != nil:
+		case len(dst) == base && g.loneBreakFirst(pos):
+			// Removed, the game's first lines would leave a lone line
+			// break first, which a reader of a file beginning with this
+			// game takes for the line ending of the whole file.
+			dst = append(dst, g.Raw[op.start:op.end]...)
+		case g.percentAfter(pos):
 			dst = g.keepPercentInLine(dst, base, op.start, op.end)
 		}
 	}
 	return append(dst, g.Raw[pos:]...)
+}
+
+// keepTagStart takes the removals of the first tags out of ops, sorted,
+// when the first tag left would not begin with '[' and a letter: after
+// junk lines a reader begins a game's tags only at such a line
+// (isTagStart), and the junk and the tags left would read as text of no
+// game.
+func (g *Game) keepTagStart(ops []span) []span {
+	removed := func(t *Tag) bool {
+		for _, op := range ops {
+			if !op.insert && op.edit == nil && op.start <= t.Start && t.Start < op.end {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range g.Tags {
+		t := &g.Tags[i]
+		if removed(t) {
+			continue
+		}
+		if isTagStart(g.Raw, t.Start) {
+			return ops
+		}
+		kept := ops[:0]
+		for _, op := range ops {
+			if op.insert || op.edit != nil || op.start >= t.Start {
+				kept = append(kept, op)
+			}
+		}
+		return kept
+	}
+	return ops
+}
+
+// loneBreakFirst reports whether the first line break from Raw[i] on is
+// not of the game's kind: a lone CR in a game of line feeds (or CRLFs),
+// a line feed or CRLF in a game of lone CRs. The Reader tells a file's
+// line ending by its first line break.
+func (g *Game) loneBreakFirst(i int) bool {
+	b := g.Raw[i:]
+	k := bytes.IndexAny(b, "\r\n")
+	if k < 0 {
+		return false
+	}
+	crlf := b[k] == '\r' && k+1 < len(b) && b[k+1] == '\n'
+	if g.newline()[0] == '\r' {
+		return b[k] == '\n' || crlf
+	}
+	return b[k] == '\r' && !crlf
 }
 
 // percentAfter reports whether a removal that ends at i, inside a line,
@@ -405,7 +470,8 @@ func (g *Game) lineEnd(i int) int {
 }
 
 // lineOf returns the bytes to delete to remove tag t: its whole line when
-// only blanks stand beside it, the tag alone otherwise.
+// only blanks stand beside it, or only what a reader skips after a lone
+// CR; the tag alone otherwise.
 func (g *Game) lineOf(t *Tag) (start, end int) {
 	eol := g.newline()[0]
 	start = t.Start
@@ -423,11 +489,19 @@ func (g *Game) lineOf(t *Tag) (start, end int) {
 	if atLineStart && end == len(g.Raw) {
 		return start, end
 	}
-	if j := skipBlanks(g.Raw, t.End); atLineStart && eol == '\n' && j < len(g.Raw) && g.Raw[j] == '\r' {
-		// A lone CR ends a tag line for a reader, which skips the rest
-		// of the line; left at the line's start, it would make the line
-		// blank and end the tag section. The whole line goes.
-		if k := bytes.IndexByte(g.Raw[j:], '\n'); k >= 0 {
+	if !atLineStart {
+		return t.Start, t.End
+	}
+	// A lone CR ends a tag line for a reader, which skips the rest of the
+	// line; left at the line's start, it would make the line blank and
+	// end the tag section. The whole line goes. In a file of lone CRs a
+	// line feed is that byte.
+	other := byte('\r')
+	if eol == '\r' {
+		other = '\n'
+	}
+	if j := skipBlanks(g.Raw, t.End); j < len(g.Raw) && g.Raw[j] == other {
+		if k := bytes.IndexByte(g.Raw[j:], eol); k >= 0 {
 			return start, j + k + 1
 		}
 		return start, len(g.Raw)

@@ -110,6 +110,59 @@ func TestAppendEdited(t *testing.T) {
 			"[A \"1\"]\n[C \"3\"]\n\n*\n",
 		},
 		{
+			"remove a tag followed by a line feed, in a file of lone CRs",
+			"[A \"1\"]\r[B \"2\"]\n x\r[C \"3\"]\r\r*\r",
+			[]Edit{{Name: "B", Remove: true}},
+			"[A \"1\"]\r[C \"3\"]\r\r*\r",
+		},
+		{
+			"remove a tag that begins a line of moves",
+			"[A \"1\"]\n [B \"2\"]  1. e4 *\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"[A \"1\"]\n   1. e4 *\n",
+		},
+		{
+			"remove a tag that begins a line of tags",
+			"[A \"1\"]\n[B \"2\"] [C \"3\"]\n\n*\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"[A \"1\"]\n [C \"3\"]\n\n*\n",
+		},
+		{
+			// Removed with the first line, it would leave the lone CR
+			// the first line break: a reader would take the file for
+			// one of lone CRs, and "00" for moves.
+			"keep the first tag when a lone CR would be the first line break",
+			"[A \"1\"]\n[B \"2\"]\r00\n",
+			[]Edit{{Name: "A", Remove: true}},
+			"[A \"1\"]\n[B \"2\"]\r00\n",
+		},
+		{
+			"keep the first tag when a line feed would be the first line break, in a file of lone CRs",
+			"[A \"1\"]\r[B \"2\"]\n00\r",
+			[]Edit{{Name: "A", Remove: true}},
+			"[A \"1\"]\r[B \"2\"]\n00\r",
+		},
+		{
+			"remove the first tag when a line feed follows, in a file of lone CRs",
+			"[A \"1\"]\r[B \"2\"]\r\r*\r",
+			[]Edit{{Name: "A", Remove: true}},
+			"[B \"2\"]\r\r*\r",
+		},
+		{
+			// After a junk line, a game's tags begin only at '[' and a
+			// letter: "[0" alone would leave the game no tags.
+			"keep the first tags when the first left does not begin with a letter",
+			";\n[A \"1\"][B \"2\"] [0 \"3\"]\n[C \"4\"]\n\n*\n",
+			[]Edit{{Name: "A", Remove: true}, {Name: "B", Remove: true}, {Name: "C", Remove: true}},
+			";\n[A \"1\"][B \"2\"] [0 \"3\"]\n\n*\n",
+		},
+		{
+			"remove the first tags when the first left begins with a letter",
+			";\n[A \"1\"]\n[B \"2\"]\n\n*\n",
+			[]Edit{{Name: "A", Remove: true}},
+			";\n[B \"2\"]\n\n*\n",
+		},
+		{
 			"insert after the last tag, removed, at the end of the input",
 			"[A \"1\"]\n[B \"2\"]",
 			[]Edit{{Name: "B", Remove: true}, {Name: "C", Value: "3"}},
@@ -289,7 +342,7 @@ func FuzzAppendEdited(f *testing.F) {
 	values := []string{"1", "", `a "q" \b`, "518"}
 	f.Fuzz(func(t *testing.T, input string, choice []byte) {
 		g, err := NewReader(strings.NewReader(input)).Next()
-		if err != nil || len(g.Tags) == 0 || len(g.Problems) > 0 || g.Partial || g.TagsIncomplete {
+		if err != nil || len(g.Tags) == 0 || g.Partial || g.TagsIncomplete {
 			return
 		}
 		// Each byte of choice is an edit: its low bits name the tag,
@@ -320,18 +373,29 @@ func FuzzAppendEdited(f *testing.F) {
 		if removedAll {
 			return // no tag section is left to read back
 		}
+		// The game after it still begins where it did: no edit leaves
+		// this game's end open, nor takes the next game's tags in.
+		const next = "[Next \"game\"]\n\n*\n"
+		if gamesIn(string(g.Raw)+next) == 2 && gamesIn(string(out)+next) != 2 {
+			t.Fatalf("%q with %+v: %q and a game after it read as %d games", input, edits, out, gamesIn(string(out)+next))
+		}
 		h, err := NewReader(bytes.NewReader(out)).Next()
 		if err != nil {
 			t.Fatalf("%q: the edited game %q does not read: %v", input, out, err)
 		}
-		if got, want := string(h.Movetext()), string(g.Movetext()); got != want {
+		// The blanks after a removed tag that began a line stay, and
+		// begin the movetext when the moves followed on that line.
+		const blanks = " \t\f\v\x1a"
+		if got, want := strings.TrimLeft(string(h.Movetext()), blanks), strings.TrimLeft(string(g.Movetext()), blanks); got != want {
 			t.Fatalf("%q with %+v: movetext %q, want %q", input, edits, got, want)
 		}
 		for _, e := range edits {
 			v, ok := h.Tag(e.Name)
 			switch {
-			case e.Remove && ok && !percentFollows(g, e.Name):
-				// A tag with a '%' after it may be kept, see AppendEdited.
+			case e.Remove && ok && !percentFollows(g, e.Name) && !loneBreakAhead(g) && !firstLeftNoLetter(g, edits):
+				// A tag with a '%' after it may be kept, one before a lone
+				// line break, and the first tags before one that does not
+				// begin with a letter, see AppendEdited.
 				t.Fatalf("%q with %+v: %s not removed from %q", input, edits, e.Name, out)
 			case !e.Remove && (!ok || string(v) != e.Value):
 				t.Fatalf("%q with %+v: %s is %q (%v), want %q, in %q", input, edits, e.Name, v, ok, e.Value, out)
@@ -352,6 +416,40 @@ func FuzzAppendEdited(f *testing.F) {
 			t.Fatalf("%q with %+v: other tags %q, want %q", input, edits, left, kept)
 		}
 	})
+}
+
+// loneBreakAhead reports whether a line break not of the game's kind
+// stands in it: a lone CR in a game of line feeds, a line feed in a game
+// of lone CRs.
+func loneBreakAhead(g *Game) bool {
+	if g.LineEnding() == "\r" {
+		return bytes.IndexByte(g.Raw, '\n') >= 0
+	}
+	return bytes.Contains(bytes.ReplaceAll(g.Raw, []byte("\r\n"), nil), []byte("\r"))
+}
+
+// firstLeftNoLetter reports whether the first tag of g that edits do not
+// remove is written other than '[' and a letter.
+func firstLeftNoLetter(g *Game, edits []Edit) bool {
+	for _, tag := range g.Tags {
+		if !slices.ContainsFunc(edits, func(e Edit) bool { return e.Remove && e.Name == string(tag.Name) }) {
+			c := g.Raw[tag.Start+1]
+			return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z')
+		}
+	}
+	return false
+}
+
+// gamesIn returns the number of games a Reader finds in text.
+func gamesIn(text string) int {
+	r := NewReader(strings.NewReader(text))
+	n := 0
+	for {
+		if _, err := r.Next(); err != nil {
+			return n
+		}
+		n++
+	}
 }
 
 // percentFollows reports whether a '%' follows a tag named name on its
