@@ -217,12 +217,15 @@ func editable(g *pgn.Game) bool {
 		switch {
 		case errors.Is(p.Err, pgn.ErrUnterminatedComment):
 			return false
-		case errors.Is(p.Err, pgn.ErrBinary) && !pgn.IsBlank(g.Movetext()) &&
-			(p.Line >= g.MovetextLine() || bytes.IndexByte(g.Movetext(), 0) >= 0):
+		case errors.Is(p.Err, pgn.ErrNUL):
 			// The reader reports a game's first NUL only, which may be
-			// in its tags with another in its moves. On a line of both,
-			// it counts as the moves'.
-			return false
+			// in its tags, even on the line where its moves begin, with
+			// another in its moves.
+			if bytes.IndexByte(g.Movetext(), 0) >= 0 {
+				return false
+			}
+		case errors.Is(p.Err, pgn.ErrBinary):
+			return false // other binary bytes are reported in the moves only
 		}
 	}
 	return true

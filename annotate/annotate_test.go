@@ -157,7 +157,10 @@ func TestEditable(t *testing.T) {
 		{"NUL in a tag, no moves", "[Event \"\x00\"]", true},
 		{"NUL in the moves", "[Event \"x\"]\n\n1. e4\x00 *\n", false},
 		{"NUL in a tag and in the moves", "[Event \"\x00\"]\n\n1. e4 {\x00} *\n", false},
+		{"NUL in a tag on the moves' line", "[Event \"\x00\"] 1. e4 *\n", true},
+		{"NUL in a tag and in the moves, on one line", "[Event \"\x00\"] 1. e4 \x00 *\n", false},
 		{"control byte in the moves", "[Event \"x\"]\n\n1. e4 \x01 *\n", false},
+		{"control byte in the moves, NUL in a tag", "[Event \"\x00\"]\n\n1. e4 \x01 *\n", false},
 		{"comment left open", "[Event \"x\"]\n\n1. e4 {never closed\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

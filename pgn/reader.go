@@ -42,6 +42,11 @@ var (
 	ErrBinary              = errors.New("binary data")
 	ErrNoResult            = errors.New("game has no result (truncated?)")
 	ErrGameTooLarge        = errors.New("game too large")
+	// ErrNUL is the problem of a NUL byte, reported once a game, at its
+	// first, wherever it stands: in a tag or in the moves. errors.Is
+	// takes it for ErrBinary too; other binary bytes are reported in the
+	// moves only.
+	ErrNUL = fmt.Errorf("%w: NUL byte", ErrBinary)
 )
 
 // ParseError is a problem found at a line of the input. Its text has the
@@ -568,7 +573,7 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 	default:
 		if mayHoldNUL {
 			if i := bytes.IndexByte(raw, 0); i >= 0 {
-				g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: fmt.Errorf("%w: NUL byte", ErrBinary)})
+				g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: ErrNUL})
 			}
 		}
 		// The marker is looked for once, here, and kept for the
