@@ -168,16 +168,15 @@ type Edit struct {
 //     or after the last tag's line. Edits inserted at the same place keep
 //     the order they are given in.
 //   - Removing a tag deletes its bytes, and its whole line when nothing
-//     else stands on it, or only what a reader skips after a lone CR.
-//     When a '%' follows the tag on its line and would begin the line, it
-//     joins the tag line before; with no tag line before it in the game,
-//     the tag is kept: a line that begins with '%' is an escape line, and
-//     a reader would take the lines after it for tags of this game. So is
-//     a tag whose removal with the lines before it would leave a lone CR
-//     (in a game of line feeds) the game's first line break: a reader
-//     would take the file it begins for a file of lone CRs. And the
-//     first tags are kept when the first tag left would not begin with
-//     '[' and a letter, as a reader wants of the tags after junk lines.
+//     else stands on it, or only what a reader skips after a lone CR. No
+//     removal changes how the game reads. A '%' after the tag joins the
+//     tag line before it rather than begin a line, where it would begin
+//     an escape line and the moves after it would read as tags; with no
+//     such line the tag stays. So does a tag whose removal, with the
+//     lines before it, would make a lone CR the game's first line break,
+//     since a reader takes a file's line ending from its first; and so do
+//     the first tags when the first tag left would not begin with '[' and
+//     a letter, as a reader wants of tags after junk lines.
 //
 // A game without a tag section is appended unchanged.
 func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
