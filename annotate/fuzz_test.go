@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"bytes"
+	"regexp"
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
@@ -29,4 +30,45 @@ func FuzzAnnotate(f *testing.F) {
 			t.Fatalf("%d games in the first output, %d in the second", sum.Games, sum2.Games)
 		}
 	})
+}
+
+// FuzzAnnotateOnlyAdds checks the promise of annotate's default run on any
+// input that holds no number tag yet: every game comes out, and deleting
+// the number tags it added, each with the line break or blank that came
+// with it, gives back the input byte for byte.
+//
+//	go test ./annotate/ -run '^$' -fuzz FuzzAnnotateOnlyAdds -fuzztime 60s
+func FuzzAnnotateOnlyAdds(f *testing.F) {
+	sharedtest.SeedFixtures(f, "validate/*.pgn", "dialects.pgn")
+	f.Add([]byte("[Event \"x\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"] 1. e4 *"))
+	f.Add([]byte("[Event \"x\"]\r\n[Site \"y\"]"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if bytes.Contains(in, []byte("Chess960")) {
+			return // a tag of an earlier run is rewritten, not added
+		}
+		out, sum, _ := annotateBytes(t, in, Options{}, 1)
+		if got := removeAdded(out); !bytes.Equal(got, in) {
+			t.Fatalf("with the added tags deleted, the output is\n%q\nnot the input\n%q\n(output %q)", got, in, out)
+		}
+		_, sum2, _ := annotateBytes(t, out, Options{}, 1)
+		if sum.Games != sum2.Games {
+			t.Fatalf("%d games in the input, %d in the output %q", sum.Games, sum2.Games, out)
+		}
+	})
+}
+
+// addedTag matches a number tag as annotate adds it: on a line of its own,
+// with its line break after it, or after a blank, on a line of tags or
+// moves. addedLast matches one at the end of a game without a line break,
+// with the line break given to the line before it.
+var (
+	addedTag  = regexp.MustCompile(`(?m)^\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\](?:\r\n|\n|\r)| \[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]`)
+	addedLast = regexp.MustCompile(`(?:\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]\z`)
+)
+
+func removeAdded(b []byte) []byte {
+	for addedLast.Match(b) {
+		b = addedLast.ReplaceAll(b, nil)
+	}
+	return addedTag.ReplaceAll(b, nil)
 }
