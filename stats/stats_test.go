@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/fields"
+	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
@@ -627,5 +628,30 @@ func TestResultConflict(t *testing.T) {
 				t.Errorf("%q: conflict reported %v, want %v", input, got, want)
 			}
 		})
+	}
+}
+
+// TestRunWorkersCountAlike: counted on several workers, each into a table
+// of its own, an input of many parts gives the counts of one worker; and
+// Run called again adds the second input to the first.
+func TestRunWorkersCountAlike(t *testing.T) {
+	headers := archivegen.Bytes(archivegen.Options{Seed: 5, Shape: archivegen.Headers}, 3<<20)
+	lichess := archivegen.Bytes(archivegen.Options{Seed: 6, Shape: archivegen.Lichess}, 2<<20)
+	one, _ := count(t, append(append([]byte{}, headers...), lichess...), 1)
+	var two Stats
+	for _, data := range [][]byte{headers, lichess} {
+		if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &two, RunOptions{Jobs: 4}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if two.SP != one.SP || two.Totals != one.Totals {
+		t.Errorf("two inputs on four workers: totals %v; one input on one worker: %v", &two.Totals, &one.Totals)
+	}
+	var games int64
+	for i := range one.SP {
+		games += one.SP[i].Games
+	}
+	if games != one.Totals.Identified || games < 10000 {
+		t.Errorf("%d games in the positions' counts, %d identified in the totals", games, one.Totals.Identified)
 	}
 }
