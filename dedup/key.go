@@ -226,7 +226,7 @@ func (k *keyer) compute(it *pipeline.Item[gameKey], out []byte) []byte {
 	}
 	start := len(out)
 	plies := 0
-	k.s.Reset(g.Movetext(), 1)
+	k.s.ResetGame(g)
 	for k.s.Next() {
 		if k.s.Depth() != 0 {
 			continue

@@ -522,7 +522,7 @@ func CountedPlies(g *pgn.Game) (int, bool) {
 	if g.Partial || g.Continued {
 		return 0, false
 	}
-	return pgn.CountPlies(g.Movetext()), true
+	return g.CountPlies(), true
 }
 
 // ResultTag returns the game's Result tag, blanks trimmed, when it holds

@@ -118,6 +118,10 @@ type MovetextScanner struct {
 	// without a blank, to be returned as the next token; -1 when none.
 	pendingNAG int
 	pendingEnd int
+
+	// game, after ResetGame until Token first needs lines, is the game
+	// whose movetext line is the first line's number.
+	game *Game
 }
 
 // NewMovetextScanner returns a scanner over movetext whose first line is
@@ -131,8 +135,27 @@ func NewMovetextScanner(movetext []byte) *MovetextScanner {
 // Reset makes s scan movetext from its beginning, numbering lines from
 // firstLine (the input line the movetext starts on, for messages that
 // name input lines; see Game.MovetextLine).
+//
+// Lines end where movetext says they do: with line feeds, or with lone CRs
+// in a movetext that holds CRs and no line feed. A scanner of a game's
+// moves takes ResetGame instead, which knows the game's own line ending.
 func (s *MovetextScanner) Reset(movetext []byte, firstLine int) {
-	*s = MovetextScanner{buf: movetext, bol: true, line: firstLine, pendingNAG: -1, nl: [1]byte{lineBreak(movetext)}}
+	s.reset(movetext, firstLine, lineBreak(movetext))
+}
+
+// ResetGame makes s scan the movetext of g, numbering lines from the input
+// line it starts on (Game.MovetextLine), with lines ending as the Reader
+// ended the game's. Reset would guess that from the movetext alone, and
+// take a game whose moves hold a lone CR and no line feed, in a file of
+// line feeds, for one of lone CRs: a '%' after the CR would then begin an
+// escape line, which it does not for the Reader.
+func (s *MovetextScanner) ResetGame(g *Game) {
+	s.reset(g.Movetext(), 0, g.newline()[0])
+	s.game = g
+}
+
+func (s *MovetextScanner) reset(movetext []byte, firstLine int, nl byte) {
+	*s = MovetextScanner{buf: movetext, bol: true, line: firstLine, pendingNAG: -1, nl: [1]byte{nl}}
 	if bytes.HasPrefix(movetext, bom) {
 		s.pos = len(bom)
 	}
@@ -183,6 +206,10 @@ func (g *Game) markerAt() (off, n int) {
 
 // Token returns the token found by the last call to Next.
 func (s *MovetextScanner) Token() Token {
+	if s.game != nil {
+		// Counted when asked for: a dedup key never asks.
+		s.line, s.game = s.game.MovetextLine(), nil
+	}
 	if s.lineOff < s.start {
 		s.line += bytes.Count(s.buf[s.lineOff:s.start], s.nl[:])
 		s.lineOff = s.start
@@ -429,8 +456,20 @@ func lineBreak(movetext []byte) byte {
 // It counts exactly the TokenMove tokens of Depth 0 that a MovetextScanner
 // returns (the fuzz test holds the two together), with a loop of its own:
 // statistics call it for every game without a PlyCount tag, and skipping
-// the Token bookkeeping makes it several times faster.
-func CountPlies(movetext []byte) int {
+// the Token bookkeeping makes it several times faster. Lines end as
+// MovetextScanner.Reset says; Game.CountPlies counts with the game's own
+// line ending.
+func CountPlies(movetext []byte) int { return countPlies(movetext, 0) }
+
+// CountPlies counts the moves of the main line of the game's movetext, as
+// the function CountPlies does, with lines ending as the Reader ended the
+// game's (see MovetextScanner.ResetGame).
+func (g *Game) CountPlies() int { return countPlies(g.Movetext(), g.newline()[0]) }
+
+// countPlies is CountPlies with lines ending at nl, or at the byte
+// lineBreak guesses when nl is 0: the guess is made only at a ';' or a
+// '%', which are rare.
+func countPlies(movetext []byte, nl byte) int {
 	b := movetext
 	i := 0
 	// Spelled out: bytes.HasPrefix is a call to memequal, which took
@@ -583,10 +622,16 @@ func CountPlies(movetext []byte) int {
 			}
 			i += k + 2
 		case pcSemicolon:
-			i = lineEnd(b, i, lineBreak(b))
+			if nl == 0 {
+				nl = lineBreak(b)
+			}
+			i = lineEnd(b, i, nl)
 		case pcPercent:
-			if atLineStart(b, first, i) {
-				i = lineEnd(b, i, lineBreak(b))
+			if nl == 0 {
+				nl = lineBreak(b)
+			}
+			if atLineStart(b, first, i, nl) {
+				i = lineEnd(b, i, nl)
 			} else {
 				i++
 			}
@@ -803,9 +848,8 @@ func skipWord(b []byte, i int) int {
 // where a '%' starts an escape: only blanks stand between it and a line
 // break, or first, where the movetext starts. CountPlies looks back at a
 // '%', which is rare, rather than keep track at every blank as the
-// scanner does.
-func atLineStart(b []byte, first, i int) bool {
-	nl := lineBreak(b)
+// scanner does. Lines end at nl.
+func atLineStart(b []byte, first, i int, nl byte) bool {
 	for k := i - 1; k >= first; k-- {
 		if b[k] == nl {
 			return true

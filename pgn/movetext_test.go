@@ -386,9 +386,29 @@ func FuzzMovetextScanner(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		var s MovetextScanner
+		// With the line break guessed from the movetext (Reset), and
+		// with each given, as for a game's (ResetGame).
+		for _, nl := range []byte{0, '\n', '\r'} {
+			checkMovetextScanner(t, in, nl)
+		}
+	})
+}
+
+// checkMovetextScanner scans in with lines ending at nl, or as Reset
+// guesses when nl is 0, and holds the tokens to the input and countPlies
+// to the moves among them.
+func checkMovetextScanner(t *testing.T, in []byte, nl byte) {
+	t.Helper()
+	var s MovetextScanner
+	brk := nl
+	if nl == 0 {
 		s.Reset(in, 1)
-		prevEnd, plies, line := 0, 0, 1
+		brk = lineBreak(in)
+	} else {
+		s.reset(in, 1, nl)
+	}
+	prevEnd, plies, line := 0, 0, 1
+	{
 		for s.Next() {
 			tok := s.Token()
 			if tok.Offset < prevEnd || tok.Offset+len(tok.Text) > len(in) || len(tok.Text) == 0 {
@@ -397,10 +417,10 @@ func FuzzMovetextScanner(f *testing.F) {
 			if !bytes.Equal(in[tok.Offset:tok.Offset+len(tok.Text)], tok.Text) {
 				t.Fatalf("token text %q does not match the input at %d", tok.Text, tok.Offset)
 			}
-			// Lines end with '\n', or with a lone '\r' in a movetext
-			// that has no '\n' at all (see lineBreak).
-			if want := 1 + bytes.Count(in[:tok.Offset], []byte{lineBreak(in)}); tok.Line != want || tok.Line < line {
-				t.Fatalf("token at %d on line %d, want %d", tok.Offset, tok.Line, want)
+			// Guessed, lines end with '\n', or with a lone '\r' in a
+			// movetext that has no '\n' at all (see lineBreak).
+			if want := 1 + bytes.Count(in[:tok.Offset], []byte{brk}); tok.Line != want || tok.Line < line {
+				t.Fatalf("line break %q: token at %d on line %d, want %d", brk, tok.Offset, tok.Line, want)
 			}
 			if tok.Depth < 0 || (tok.Kind == TokenOpenVariation || tok.Kind == TokenCloseVariation) && tok.Depth == 0 {
 				t.Fatalf("token %v has depth %d", tok.Kind, tok.Depth)
@@ -410,10 +430,57 @@ func FuzzMovetextScanner(f *testing.F) {
 			}
 			prevEnd, line = tok.Offset+len(tok.Text), tok.Line
 		}
-		if got := CountPlies(in); got != plies {
+		if got := countPlies(in, nl); got != plies {
+			t.Fatalf("line break %q: countPlies = %d, tokens say %d", brk, got, plies)
+		}
+		if got := CountPlies(in); nl == 0 && got != plies {
 			t.Fatalf("CountPlies = %d, tokens say %d", got, plies)
 		}
-	})
+	}
+}
+
+// TestGameLineBreak: a game's moves are scanned and counted with the line
+// ending the Reader found for its file, not one guessed from the moves:
+// a lone CR in a file of line feeds is a blank, so a '%' after it begins
+// no escape line, and a line feed in a file of lone CRs likewise.
+func TestGameLineBreak(t *testing.T) {
+	for _, tc := range []struct {
+		name, input string
+		plies       int    // of the first game
+		moves       string // its moves, as the scanner gives them
+		line        int    // of its last move
+	}{
+		// A movetext with no line feed, as the last game of a file may
+		// have with no blank line before its moves: guessed, its lines
+		// end with CRs.
+		{"line feeds, a lone CR in the moves", "[A \"1\"]\n1. e4\r%a3 d5 *", 3, "e4 a3 d5", 2},
+		{"line feeds, an escape line", "[A \"1\"]\n\n1. e4\n%a3 d5\n2. d4 *\n", 2, "e4 d4", 5},
+		{"lone CRs, a line feed in the moves", "[A \"1\"]\r\r1. e4\n%a3 d5 *\r", 3, "e4 a3 d5", 3},
+		{"lone CRs, an escape line", "[A \"1\"]\r\r1. e4\r%a3 d5\r2. d4 *\r", 2, "e4 d4", 5},
+		{"line feeds, moves on a tag line, a lone CR in them", "[A \"1\"]\n[B \"2\"] 1. e4\r% e5 *", 2, "e4 e5", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := NewReader(strings.NewReader(tc.input)).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := g.CountPlies(); got != tc.plies {
+				t.Errorf("CountPlies = %d, want %d", got, tc.plies)
+			}
+			var s MovetextScanner
+			s.ResetGame(g)
+			var moves []string
+			line := 0
+			for s.Next() {
+				if tok := s.Token(); tok.Kind == TokenMove {
+					moves, line = append(moves, string(tok.Text)), tok.Line
+				}
+			}
+			if got := strings.Join(moves, " "); got != tc.moves || line != tc.line {
+				t.Errorf("moves %q, the last on line %d; want %q on line %d", got, line, tc.moves, tc.line)
+			}
+		})
+	}
 }
 
 // TestMovetextLineEndings scans one movetext written with each line

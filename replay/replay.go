@@ -229,7 +229,7 @@ func (r *Replayer) Play(g *pgn.Game) Result {
 	var res Result
 	b := &r.board
 	r.lines = append(r.lines[:0], line{})
-	r.scan.Reset(g.Movetext(), g.MovetextLine())
+	r.scan.ResetGame(g)
 	for r.scan.Next() {
 		kind, depth := r.scan.Kind(), r.scan.Depth()
 		if depth > 0 && !r.opts.Variations {

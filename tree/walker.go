@@ -236,7 +236,7 @@ func (w *Walker) Walk(g *pgn.Game, c *startpos.Class, l *Line) (fate Fate, sp in
 	if recording {
 		w.startSteps(l, k, st.hash)
 	}
-	w.scan.Reset(g.Movetext(), g.MovetextLine())
+	w.scan.ResetGame(g)
 	for ply := 0; w.scan.Next(); {
 		if w.scan.Kind() != pgn.TokenMove || w.scan.Depth() > 0 {
 			continue
