@@ -57,18 +57,25 @@ func FuzzAnnotateOnlyAdds(f *testing.F) {
 	})
 }
 
-// addedTag matches a number tag as annotate adds it: on a line of its own,
-// with its line break after it, or after a blank, on a line of tags or
-// moves. addedLast matches one at the end of a game without a line break,
-// with the line break given to the line before it.
+// addedLine matches a number tag as annotate adds it on a line of its
+// own: after a line break, or first, with its line break after it.
+// addedInline matches one after a blank, on a line of tags or moves, and
+// addedLast one at the end of a game without a line break, with the line
+// break given to the line before it.
 var (
-	addedTag  = regexp.MustCompile(`(?m)^\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\](?:\r\n|\n|\r)| \[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]`)
-	addedLast = regexp.MustCompile(`(?:\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]\z`)
+	addedLine   = regexp.MustCompile(`(\A|\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\](?:\r\n|\n|\r)`)
+	addedInline = regexp.MustCompile(` \[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]`)
+	addedLast   = regexp.MustCompile(`(?:\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]\z`)
 )
 
 func removeAdded(b []byte) []byte {
 	for addedLast.Match(b) {
 		b = addedLast.ReplaceAll(b, nil)
 	}
-	return addedTag.ReplaceAll(b, nil)
+	// Two tags on lines of their own share the line break between them:
+	// the second is matched once the first is gone.
+	for addedLine.Match(b) {
+		b = addedLine.ReplaceAll(b, []byte("$1"))
+	}
+	return addedInline.ReplaceAll(b, nil)
 }
