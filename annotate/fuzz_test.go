@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/pgn"
 )
 
 // FuzzAnnotate checks, on any input, that annotating with every option
@@ -47,7 +48,7 @@ func FuzzAnnotateOnlyAdds(f *testing.F) {
 			return // a tag of an earlier run is rewritten, not added
 		}
 		out, sum, _ := annotateBytes(t, in, Options{}, 1)
-		if got := removeAdded(out); !bytes.Equal(got, in) {
+		if got := removeAdded(out, lastLineEnding(in)); !bytes.Equal(got, in) {
 			t.Fatalf("with the added tags deleted, the output is\n%q\nnot the input\n%q\n(output %q)", got, in, out)
 		}
 		_, sum2, _ := annotateBytes(t, out, Options{}, 1)
@@ -59,16 +60,17 @@ func FuzzAnnotateOnlyAdds(f *testing.F) {
 
 // addedLine matches a number tag as annotate adds it on a line of its
 // own: after a line break, or first, with its line break after it.
-// addedInline matches one after a blank, on a line of tags or moves, and
-// addedLast one at the end of a game without a line break, with the line
-// break given to the line before it.
+// addedInline matches one after a blank, on a line of tags or moves.
 var (
 	addedLine   = regexp.MustCompile(`(\A|\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\](?:\r\n|\n|\r)`)
 	addedInline = regexp.MustCompile(` \[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]`)
-	addedLast   = regexp.MustCompile(`(?:\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]\z`)
 )
 
-func removeAdded(b []byte) []byte {
+// removeAdded deletes from b the number tags annotate added. One at the
+// end of the last game, which has no line break, follows the line break
+// eol, the game's, that annotate gave the line before it.
+func removeAdded(b []byte, eol string) []byte {
+	addedLast := regexp.MustCompile(regexp.QuoteMeta(eol) + `\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]\z`)
 	for addedLast.Match(b) {
 		b = addedLast.ReplaceAll(b, nil)
 	}
@@ -78,4 +80,18 @@ func removeAdded(b []byte) []byte {
 		b = addedLine.ReplaceAll(b, []byte("$1"))
 	}
 	return addedInline.ReplaceAll(b, nil)
+}
+
+// lastLineEnding returns the line ending of the last game in, as the
+// Reader gives it.
+func lastLineEnding(in []byte) string {
+	r := pgn.NewReader(bytes.NewReader(in))
+	eol := "\n"
+	for {
+		g, err := r.Next()
+		if err != nil {
+			return eol
+		}
+		eol = g.LineEnding()
+	}
 }
