@@ -24,8 +24,9 @@ func annotateCommand() *cli.Command {
 writes every game back with [Chess960 "SP"] and [Chess960Fritz9 "N"] set after
 its FEN tag (at the end of the tags when it has none). Games whose back ranks
 differ (DFRC) get "W:B" pairs; games from other positions get neither tag, and
-stale ones are removed. Nothing else changes: deleting those tag lines from the
-output gives back the input byte for byte, and a second run changes nothing.
+stale ones are removed (unless that would change how the game reads: then they
+stay). Nothing else changes: deleting those tag lines from the output gives
+back the input byte for byte, and a second run changes nothing.
 The start is read from the FEN's board, never from the Variant tag; a game with
 no FEN starts from SP 518. Problems are reported as file:line: message.
 
