@@ -453,11 +453,11 @@ func gamesIn(text string) int {
 }
 
 // percentFollows reports whether a '%' follows a tag named name on its
-// line, after spaces and tabs.
+// line, after the blanks a tag line may hold.
 func percentFollows(g *Game, name string) bool {
 	for _, tag := range g.Tags {
 		if string(tag.Name) == name {
-			rest := bytes.TrimLeft(g.Raw[tag.End:], " \t")
+			rest := bytes.TrimLeft(g.Raw[tag.End:], " \t\f\v\x1a")
 			if len(rest) > 0 && rest[0] == '%' {
 				return true
 			}
