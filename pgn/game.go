@@ -349,18 +349,22 @@ func (g *Game) percentAfter(i int) bool {
 
 // keepPercentInLine is called after the removal of Raw[start:end], which
 // leaves a '%' after it on its line (percentAfter), with dst written up to
-// the removal. When the removal began a line, the '%' would now begin one:
-// it joins the tag line before instead, as it followed the tag removed,
-// and when there is none in the game the removed bytes are put back. An
-// escape line there would be skipped, and the lines after it, the moves
-// or the next game's tags, read as tags of this game.
+// the removal. When only blanks, or nothing, came before the removal on
+// its line, the '%' would now begin one: it joins the tag line before
+// instead, as it followed the tag removed, and when there is none in the
+// game the removed bytes are put back. An escape line there would be
+// skipped, and the lines after it, the moves or the next game's tags,
+// read as tags of this game.
 func (g *Game) keepPercentInLine(dst []byte, base, start, end int) []byte {
 	nl := g.newline()[0]
-	if len(dst) > base && dst[len(dst)-1] != nl {
+	ls := max(bytes.LastIndexByte(dst, nl)+1, base)
+	if skipBlanks(dst, ls) < len(dst) {
 		return dst // the line goes on before the '%'
 	}
-	if joined := joinTagLine(dst, base, nl); len(joined) < len(dst) {
-		return joined
+	// Only blanks, if anything, stand before the '%' on its line, and a
+	// reader skips them: they go with it.
+	if joined := joinTagLine(dst[:ls], base, nl); len(joined) < ls {
+		return append(joined, dst[ls:]...)
 	}
 	return append(dst, g.Raw[start:end]...)
 }

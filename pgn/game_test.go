@@ -96,6 +96,19 @@ func TestAppendEdited(t *testing.T) {
 			"[Z \"0\"]\n[A \"1\"]\r x]\n[B \"5\"]%\n",
 		},
 		{
+			// A reader skips the blanks before a '%' at a line's start.
+			"remove an indented tag followed by a percent sign",
+			"[A \"1\"]\n [B \"5\"]%\n[C \"3\"]\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"[A \"1\"] %\n",
+		},
+		{
+			"keep an indented tag followed by a percent sign after an escape line",
+			"[A \"1\"]\n% x\n\t[B \"5\"] %\n[C \"3\"]\n",
+			[]Edit{{Name: "B", Remove: true}},
+			"[A \"1\"]\n% x\n\t[B \"5\"] %\n",
+		},
+		{
 			"remove a tag followed by a percent sign on a line of tags",
 			"[A \"1\"]\n% note\n[C \"3\"] [B \"5\"] %\n[Site \"y\"]\n",
 			[]Edit{{Name: "B", Remove: true}},
