@@ -106,3 +106,27 @@ func ExampleReader_ReadPart() {
 	// game 2 at line 5: two (read in order)
 	// game 3 at line 12: three
 }
+
+// The moves of a game, each with the input line it stands on: ResetGame
+// scans them with the line ending the Reader found for the file.
+func ExampleMovetextScanner_ResetGame() {
+	const archive = "[Event \"Blitz\"]\n[Result \"1-0\"]\n\n1. e4 {best by test} e5\n2. Nf3 1-0\n"
+	g, err := pgn.NewReader(strings.NewReader(archive)).Next()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var s pgn.MovetextScanner
+	s.ResetGame(g)
+	for s.Next() {
+		if t := s.Token(); t.Kind == pgn.TokenMove {
+			fmt.Printf("line %d: %s\n", t.Line, t.Text)
+		}
+	}
+	fmt.Println(g.CountPlies(), "plies")
+	// Output:
+	// line 4: e4
+	// line 4: e5
+	// line 5: Nf3
+	// 3 plies
+}
