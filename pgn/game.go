@@ -240,6 +240,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 		}
 	}
 	sortSpans(ops)
+	ops = g.wholeLines(ops)
 	if len(ops) > 0 && !ops[0].insert && ops[0].edit == nil && ops[0].start <= g.Tags[0].Start {
 		ops = g.keepTagStart(ops)
 	}
@@ -472,16 +473,19 @@ func (g *Game) lineEnd(i int) int {
 	return len(g.Raw)
 }
 
-// lineOf returns the bytes to delete to remove tag t: its whole line when
-// only blanks stand beside it, or only what a reader skips after a lone
-// CR; the tag alone otherwise.
-func (g *Game) lineOf(t *Tag) (start, end int) {
+// lineOf returns the bytes to delete to remove tag t (see lineSpan).
+func (g *Game) lineOf(t *Tag) (start, end int) { return g.lineSpan(t.Start, t.End) }
+
+// lineSpan returns the bytes to delete to remove the tags in
+// Raw[from:to]: their whole line when only blanks stand beside them, or
+// only what a reader skips after a lone CR; from:to otherwise.
+func (g *Game) lineSpan(from, to int) (start, end int) {
 	eol := g.newline()[0]
-	start = t.Start
+	start = from
 	for start > 0 && g.Raw[start-1] != eol && isLineSpace(g.Raw[start-1]) {
 		start--
 	}
-	end = t.End
+	end = to
 	for end < len(g.Raw) && g.Raw[end] != eol && isLineSpace(g.Raw[end]) {
 		end++
 	}
@@ -493,7 +497,7 @@ func (g *Game) lineOf(t *Tag) (start, end int) {
 		return start, end
 	}
 	if !atLineStart {
-		return t.Start, t.End
+		return from, to
 	}
 	// A lone CR ends a tag line for a reader, which skips the rest of the
 	// line; left at the line's start, it would make the line blank and
@@ -503,13 +507,40 @@ func (g *Game) lineOf(t *Tag) (start, end int) {
 	if eol == '\r' {
 		other = '\n'
 	}
-	if j := skipBlanks(g.Raw, t.End); j < len(g.Raw) && g.Raw[j] == other {
+	if j := skipBlanks(g.Raw, to); j < len(g.Raw) && g.Raw[j] == other {
 		if k := bytes.IndexByte(g.Raw[j:], eol); k >= 0 {
 			return start, j + k + 1
 		}
 		return start, len(g.Raw)
 	}
-	return t.Start, t.End
+	return from, to
+}
+
+// wholeLines merges removals in ops, sorted, that only blanks part into
+// one (lineSpan), so that tags removed together from a line take the line
+// with them when nothing else stands on it, as a tag alone on its line
+// does: the blank line they left would end the tag section.
+func (g *Game) wholeLines(ops []span) []span {
+	removal := func(op *span) bool { return op.edit == nil && !op.insert }
+	out := ops[:0]
+	for i := 0; i < len(ops); i++ {
+		op := ops[i]
+		if removal(&op) {
+			j := i
+			// Only on one line: a removal that took its line ends after
+			// its line break.
+			for j+1 < len(ops) && removal(&ops[j+1]) && g.Raw[op.end-1] != g.newline()[0] && ops[j+1].start <= skipBlanks(g.Raw, op.end) {
+				j++
+				op.end = max(op.end, ops[j].end)
+			}
+			if j > i {
+				op.start, op.end = g.lineSpan(op.start, op.end)
+				i = j
+			}
+		}
+		out = append(out, op)
+	}
+	return out
 }
 
 // appendTag appends `[name "value"]` with the value escaped.

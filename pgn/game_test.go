@@ -123,6 +123,20 @@ func TestAppendEdited(t *testing.T) {
 			"[A \"1\"]\n[C \"3\"]\n\n*\n",
 		},
 		{
+			// Left blank, the line would end the tag section, and the
+			// tags after it begin a game of their own.
+			"remove every tag of a line of tags",
+			"[Z \"0\"]\n[A \"1\"] [A \"2\"]\t\n[B \"3\"]\n\n*\n",
+			[]Edit{{Name: "A", Remove: true}},
+			"[Z \"0\"]\n[B \"3\"]\n\n*\n",
+		},
+		{
+			"remove two tags of a line of three",
+			"[Z \"0\"]\n[A \"1\"] [B \"3\"] [C \"2\"]\n\n*\n",
+			[]Edit{{Name: "A", Remove: true}, {Name: "C", Remove: true}},
+			"[Z \"0\"]\n [B \"3\"] \n\n*\n",
+		},
+		{
 			"remove a tag followed by a line feed, in a file of lone CRs",
 			"[A \"1\"]\r[B \"2\"]\n x\r[C \"3\"]\r\r*\r",
 			[]Edit{{Name: "B", Remove: true}},
