@@ -175,8 +175,8 @@ type Edit struct {
 //     such line the tag stays. So does a tag whose removal, with the
 //     lines before it, would make a lone CR the game's first line break,
 //     since a reader takes a file's line ending from its first; and so do
-//     the first tags when the first tag left would not begin with '[' and
-//     a letter, as a reader wants of tags after junk lines.
+//     the first tags when the first tag left would not begin its line
+//     with '[' and a letter, as a reader wants of tags after junk lines.
 //
 // A game without a tag section is appended unchanged.
 func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
@@ -287,10 +287,10 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 }
 
 // keepTagStart takes the removals of the first tags out of ops, sorted,
-// when the first tag left would not begin with '[' and a letter: after
-// junk lines a reader begins a game's tags only at such a line
-// (isTagStart), and the junk and the tags left would read as text of no
-// game.
+// when the first tag left would not begin with '[' and a letter, or would
+// have more than blanks before it: after junk lines a reader begins a
+// game's tags only at a line that begins so (isTagStart), and the junk
+// and the tags left would read as text of no game.
 func (g *Game) keepTagStart(ops []span) []span {
 	removed := func(t *Tag) bool {
 		for _, op := range ops {
@@ -305,7 +305,20 @@ func (g *Game) keepTagStart(ops []span) []span {
 		if removed(t) {
 			continue
 		}
-		if isTagStart(g.Raw, t.Start) {
+		// What the removals leave before t must be blanks: anything else
+		// (a malformed pair) would begin the line instead.
+		ok, pos := isTagStart(g.Raw, t.Start), -1
+		for _, op := range ops {
+			if op.start >= t.Start {
+				break
+			}
+			if op.insert || op.edit != nil {
+				continue
+			}
+			ok = ok && (pos < 0 || IsBlank(g.Raw[pos:op.start]))
+			pos = max(pos, op.end)
+		}
+		if ok && (pos < 0 || pos >= t.Start || IsBlank(g.Raw[pos:t.Start])) {
 			return ops
 		}
 		kept := ops[:0]

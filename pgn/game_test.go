@@ -184,6 +184,12 @@ func TestAppendEdited(t *testing.T) {
 			";\n[A \"1\"][B \"2\"] [0 \"3\"]\n\n*\n",
 		},
 		{
+			"keep the first tag when a malformed pair would begin the line",
+			";\n[A \"1\"][\n[B \"2\"]\n\n*\n",
+			[]Edit{{Name: "A", Remove: true}},
+			";\n[A \"1\"][\n[B \"2\"]\n\n*\n",
+		},
+		{
 			"remove the first tags when the first left begins with a letter",
 			";\n[A \"1\"]\n[B \"2\"]\n\n*\n",
 			[]Edit{{Name: "A", Remove: true}},
@@ -422,7 +428,8 @@ func FuzzAppendEdited(f *testing.F) {
 			case e.Remove && ok && !percentFollows(g, e.Name) && !loneBreakAhead(g) && !firstLeftNoLetter(g, edits):
 				// A tag with a '%' after it may be kept, one before a lone
 				// line break, and the first tags before one that does not
-				// begin with a letter, see AppendEdited.
+				// begin with a letter or after more than blanks, see
+				// AppendEdited.
 				t.Fatalf("%q with %+v: %s not removed from %q", input, edits, e.Name, out)
 			case !e.Remove && (!ok || string(v) != e.Value):
 				t.Fatalf("%q with %+v: %s is %q (%v), want %q, in %q", input, edits, e.Name, v, ok, e.Value, out)
@@ -456,12 +463,21 @@ func loneBreakAhead(g *Game) bool {
 }
 
 // firstLeftNoLetter reports whether the first tag of g that edits do not
-// remove is written other than '[' and a letter.
+// remove is written other than '[' and a letter, or has more than blanks
+// between it and the tags removed before it.
 func firstLeftNoLetter(g *Game, edits []Edit) bool {
-	for _, tag := range g.Tags {
+	for i, tag := range g.Tags {
 		if !slices.ContainsFunc(edits, func(e Edit) bool { return e.Remove && e.Name == string(tag.Name) }) {
 			c := g.Raw[tag.Start+1]
-			return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z')
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+				return true
+			}
+			for k := 0; k < i; k++ {
+				if len(bytes.Trim(g.Raw[g.Tags[k].End:g.Tags[k+1].Start], " \t\r\n\f\v\x1a")) > 0 {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	return false
