@@ -172,9 +172,9 @@ type Edit struct {
 //     removal changes how the game reads. A '%' after the tag joins the
 //     tag line before it rather than begin a line, where it would begin
 //     an escape line and the moves after it would read as tags; with no
-//     such line the tag stays. So does a tag whose removal, with the
-//     lines before it, would make a lone CR the game's first line break,
-//     since a reader takes a file's line ending from its first; and so do
+//     such line the tag stays. So do the tags whose removal would change
+//     the game's first line break, or what follows it, since a reader
+//     takes a file's line ending from its first; and so do
 //     the first tags when the first tag left would not begin its line
 //     with '[' and a letter, as a reader wants of tags after junk lines.
 //
@@ -189,6 +189,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	var spans [8]span
 	ops := spans[:0]
 	eol := g.LineEnding()
+	all := edits
 	for len(edits) > 0 {
 		// One pass over the tags finds the tags that eight edits name,
 		// and their After tags: a pass for each name cost annotate a
@@ -244,7 +245,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	if len(ops) > 0 && !ops[0].insert && ops[0].edit == nil && ops[0].start <= g.Tags[0].Start {
 		ops = g.keepTagStart(ops)
 	}
-	pos, base := 0, len(dst)
+	pos, base, removed := 0, len(dst), false
 	for _, op := range ops {
 		if op.start < pos {
 			if !op.insert {
@@ -272,18 +273,39 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			}
 		}
 		pos = op.end
-		switch {
-		case op.edit != nil:
-		case len(dst) == base && g.loneBreakFirst(pos):
-			// Removed, the game's first lines would leave a lone line
-			// break first, which a reader of a file beginning with this
-			// game takes for the line ending of the whole file.
-			dst = append(dst, g.Raw[op.start:op.end]...)
-		case g.percentAfter(pos):
-			dst = g.keepPercentInLine(dst, base, op.start, op.end)
+		if op.edit == nil {
+			removed = true
+			if g.percentAfter(pos) {
+				dst = g.keepPercentInLine(dst, base, op.start, op.end)
+			}
 		}
 	}
-	return append(dst, g.Raw[pos:]...)
+	dst = append(dst, g.Raw[pos:]...)
+	if removed && loneCRs(dst[base:]) != loneCRs(g.Raw) {
+		// A reader takes a file's line ending from its first line break,
+		// and the removals changed this game's: it would change a file's
+		// that begins with it. The tags stay.
+		return g.AppendEdited(dst[:base], keptTags(all)...)
+	}
+	return dst
+}
+
+// loneCRs reports whether a Reader takes a file that begins with b for a
+// file of lone CRs: its first line break is a CR that no line feed follows.
+func loneCRs(b []byte) bool {
+	i := bytes.IndexAny(b, "\r\n")
+	return i >= 0 && b[i] == '\r' && (i+1 == len(b) || b[i+1] != '\n')
+}
+
+// keptTags returns edits without its removals.
+func keptTags(edits []Edit) []Edit {
+	var kept []Edit
+	for _, e := range edits {
+		if !e.Remove {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // keepTagStart takes the removals of the first tags out of ops, sorted,
@@ -330,23 +352,6 @@ func (g *Game) keepTagStart(ops []span) []span {
 		return kept
 	}
 	return ops
-}
-
-// loneBreakFirst reports whether the first line break from Raw[i] on is
-// not of the game's kind: a lone CR in a game of line feeds (or CRLFs),
-// a line feed or CRLF in a game of lone CRs. The Reader tells a file's
-// line ending by its first line break.
-func (g *Game) loneBreakFirst(i int) bool {
-	b := g.Raw[i:]
-	k := bytes.IndexAny(b, "\r\n")
-	if k < 0 {
-		return false
-	}
-	crlf := b[k] == '\r' && k+1 < len(b) && b[k+1] == '\n'
-	if g.newline()[0] == '\r' {
-		return b[k] == '\n' || crlf
-	}
-	return b[k] == '\r' && !crlf
 }
 
 // percentAfter reports whether a removal that ends at i, inside a line,

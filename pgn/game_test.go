@@ -170,6 +170,14 @@ func TestAppendEdited(t *testing.T) {
 			"[A \"1\"]\r[B \"2\"]\n00\r",
 		},
 		{
+			// Removed, A's line would leave "\r\n" after the first line,
+			// and a reader would take the file for one of line feeds.
+			"keep a tag when its removal would put a line feed after the first line break",
+			"[Z \"0\"]\r[A \"1\"]\r\n",
+			[]Edit{{Name: "A", Remove: true}},
+			"[Z \"0\"]\r[A \"1\"]\r\n",
+		},
+		{
 			"remove the first tag when a line feed follows, in a file of lone CRs",
 			"[A \"1\"]\r[B \"2\"]\r\r*\r",
 			[]Edit{{Name: "A", Remove: true}},
