@@ -224,7 +224,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 			case e.Remove:
 				for ti := named[k] - 1; ti >= 0 && ti < len(g.Tags); ti++ {
 					if t := &g.Tags[ti]; string(t.Name) == e.Name {
-						start, end := g.lineOf(t)
+						start, end := g.lineSpan(t.Start, t.End)
 						ops = addSpan(ops, start, end, nil)
 					}
 				}
@@ -490,9 +490,6 @@ func (g *Game) lineEnd(i int) int {
 	}
 	return len(g.Raw)
 }
-
-// lineOf returns the bytes to delete to remove tag t (see lineSpan).
-func (g *Game) lineOf(t *Tag) (start, end int) { return g.lineSpan(t.Start, t.End) }
 
 // lineSpan returns the bytes to delete to remove the tags in
 // Raw[from:to]: their whole line when only blanks stand beside them, or

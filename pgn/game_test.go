@@ -426,8 +426,7 @@ func FuzzAppendEdited(f *testing.F) {
 		}
 		// The blanks after a removed tag that began a line stay, and
 		// begin the movetext when the moves followed on that line.
-		const blanks = " \t\f\v\x1a"
-		if got, want := strings.TrimLeft(string(h.Movetext()), blanks), strings.TrimLeft(string(g.Movetext()), blanks); got != want {
+		if got, want := strings.TrimLeft(string(h.Movetext()), lineBlanks), strings.TrimLeft(string(g.Movetext()), lineBlanks); got != want {
 			t.Fatalf("%q with %+v: movetext %q, want %q", input, edits, got, want)
 		}
 		for _, e := range edits {
@@ -503,12 +502,15 @@ func gamesIn(text string) int {
 	}
 }
 
+// lineBlanks are the blanks a tag line may hold, which a reader skips.
+const lineBlanks = " \t\f\v\x1a"
+
 // percentFollows reports whether a '%' follows a tag named name on its
 // line, after the blanks a tag line may hold.
 func percentFollows(g *Game, name string) bool {
 	for _, tag := range g.Tags {
 		if string(tag.Name) == name {
-			rest := bytes.TrimLeft(g.Raw[tag.End:], " \t\f\v\x1a")
+			rest := bytes.TrimLeft(g.Raw[tag.End:], lineBlanks)
 			if len(rest) > 0 && rest[0] == '%' {
 				return true
 			}
