@@ -59,17 +59,25 @@ func FuzzAnnotateOnlyAdds(f *testing.F) {
 }
 
 // addedLine matches a number tag as annotate adds it on a line of its
-// own: after a line break, or first, with its line break after it.
-// addedInline matches one after a blank, on a line of tags or moves.
+// own in a file of line feeds: after a line break, or first, with its
+// line break after it; addedLineCR, in a file of lone CRs, where a line
+// feed after the CR is not the tag's. addedInline matches one after a
+// blank, on a line of tags or moves.
 var (
-	addedLine   = regexp.MustCompile(`(\A|\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\](?:\r\n|\n|\r)`)
+	addedLine   = regexp.MustCompile(`(\A|\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\](?:\r\n|\n)`)
+	addedLineCR = regexp.MustCompile(`(\A|\r\n|\n|\r)\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]\r`)
 	addedInline = regexp.MustCompile(` \[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]`)
 )
 
 // removeAdded deletes from b the number tags annotate added. One at the
 // end of the last game, which has no line break, follows the line break
-// eol, the game's, that annotate gave the line before it.
+// eol, the game's, that annotate gave the line before it: a lone CR in a
+// file of lone CRs, whose every game's line ending it is.
 func removeAdded(b []byte, eol string) []byte {
+	addedLine := addedLine
+	if eol == "\r" {
+		addedLine = addedLineCR
+	}
 	addedLast := regexp.MustCompile(regexp.QuoteMeta(eol) + `\[(?:Chess960|Chess960Fritz9) "[0-9:]+"\]\z`)
 	for addedLast.Match(b) {
 		b = addedLast.ReplaceAll(b, nil)
