@@ -461,10 +461,12 @@ func FuzzAppendEdited(f *testing.F) {
 
 // loneBreakAhead reports whether a line break not of the game's kind
 // stands in it: a lone CR in a game of line feeds, a line feed in a game
-// of lone CRs.
+// of lone CRs; or whether a lone CR is its only line break, which a
+// removal of its line would take, and a file beginning with the game would
+// no longer read as one of lone CRs.
 func loneBreakAhead(g *Game) bool {
 	if g.LineEnding() == "\r" {
-		return bytes.IndexByte(g.Raw, '\n') >= 0
+		return bytes.IndexByte(g.Raw, '\n') >= 0 || bytes.Count(g.Raw, []byte("\r")) == 1
 	}
 	return bytes.Contains(bytes.ReplaceAll(g.Raw, []byte("\r\n"), nil), []byte("\r"))
 }
