@@ -1,6 +1,11 @@
 package pgn
 
-import "bytes"
+import (
+	"bytes"
+	"io"
+	"slices"
+	"sync"
+)
 
 // Game is one game of a PGN stream: its exact bytes and its parsed tags.
 type Game struct {
@@ -177,6 +182,11 @@ type Edit struct {
 //     takes a file's line ending from its first; and so do
 //     the first tags when the first tag left would not begin its line
 //     with '[' and a letter, as a reader wants of tags after junk lines.
+//     A removal other than of a tag line among tag lines, the usual one,
+//     is checked besides by reading the game back, before and after the
+//     removals, with a game after it: when it reads otherwise than less
+//     the tags removed, every tag stays, as it does in a game over 1 MiB,
+//     which is not read back.
 //
 // A game without a tag section is appended unchanged.
 func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
@@ -245,7 +255,7 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	if len(ops) > 0 && !ops[0].insert && ops[0].edit == nil && ops[0].start <= g.Tags[0].Start {
 		ops = g.keepTagStart(ops)
 	}
-	pos, base, removed := 0, len(dst), false
+	pos, base, removed, plain := 0, len(dst), false, true
 	for _, op := range ops {
 		if op.start < pos {
 			if !op.insert {
@@ -274,38 +284,228 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 		}
 		pos = op.end
 		if op.edit == nil {
-			removed = true
+			removed, plain = true, plain && g.plainRemoval(op.start, op.end)
 			if g.percentAfter(pos) {
 				dst = g.keepPercentInLine(dst, base, op.start, op.end)
 			}
 		}
 	}
 	dst = append(dst, g.Raw[pos:]...)
-	if removed && loneCRs(dst[base:]) != loneCRs(g.Raw) {
+	if removed && (loneCRs(dst[base:]) != loneCRs(g.Raw) || !plain && !g.readsAsRemoved(dst[base:], all)) {
 		// A reader takes a file's line ending from its first line break,
 		// and the removals changed this game's: it would change a file's
-		// that begins with it. The tags stay.
-		return g.AppendEdited(dst[:base], keptTags(all)...)
+		// that begins with it. Or the game read back differs by more
+		// than the tags removed. The tags stay.
+		var kept [8]Edit
+		return g.AppendEdited(dst[:base], keptTags(kept[:0], all)...)
 	}
 	return dst
+}
+
+// readsAsRemoved reports whether out, the game as edited with removals,
+// reads as the game edited without them does, less tags the edits remove:
+// the same games before and after it, the same tags otherwise, the same
+// moves, and no problem that game lacks. It reads both back with a
+// Reader, so that a removal the rules above did not foresee keeps its tag
+// rather than change the game. It is asked only for removals other than
+// plainRemoval's, which are rare.
+func (g *Game) readsAsRemoved(out []byte, edits []Edit) bool {
+	if g.Partial || g.Continued || len(g.Raw) > maxReadBack {
+		// A game read in parts is not read back whole; one of more
+		// than maxReadBack bytes is not read back, to keep the memory
+		// of each job's worker small.
+		return false
+	}
+	rb := readBacks.Get().(*readBack)
+	defer readBacks.Put(rb)
+	rb.kept = keptTags(rb.kept[:0], edits)
+	rb.ref = g.AppendEdited(rb.ref[:0], rb.kept...)
+	// After another game, a game begins only at a line that begins with
+	// '[' and a letter: one that begins otherwise is read first in its
+	// file. One that begins so, before and after the removals, begins
+	// there after another game too; otherwise it is read after one, where
+	// a removal might move its start.
+	nl := g.newline()[0]
+	first := !isTagStart(g.Raw, 0) || isTagStart(out, 0)
+	rb.want.frame(rb.ref, nl, first)
+	rb.got.frame(out, nl, first)
+	edited := 1
+	if first {
+		edited = 0
+	}
+	for i := 0; ; i++ {
+		w, errW := rb.want.Next()
+		h, errH := rb.got.Next()
+		if errW != nil || errH != nil {
+			if errW != errH {
+				return false
+			}
+			break
+		}
+		if i == edited {
+			if !sameLessRemoved(w, h, edits) {
+				return false
+			}
+		} else if !bytes.Equal(w.Raw, h.Raw) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainRemoval reports whether removing Raw[start:end] leaves the game
+// reading as before less one tag, without reading it back: the span is
+// one tag and its line break, of a line that follows a line ending with a
+// tag and comes before a line that begins with one, or a blank line, or
+// the game's end. No lines but tag lines are then joined, and the tag
+// holds no control byte whose report would move to a later one. This is
+// the removal annotate makes of a stale tag nearly always.
+func (g *Game) plainRemoval(start, end int) bool {
+	if g.TagsIncomplete {
+		return false // tags past the last recorded would be read anew
+	}
+	lo, hi := 0, len(g.Tags) // the first tag that starts at start or after
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); g.Tags[m].Start < start {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	i := lo
+	if i == 0 || i == len(g.Tags) || g.Tags[i].Start != start {
+		return false
+	}
+	t := &g.Tags[i]
+	if t.End+g.lineBreakAt(t.End) != end || g.lineBreakAt(g.Tags[i-1].End) != start-g.Tags[i-1].End || end == t.End {
+		return false
+	}
+	for _, c := range g.Raw[t.Start:t.End] {
+		if c < ' ' || c == 0x7f {
+			return false
+		}
+	}
+	return end == len(g.Raw) || isTagStart(g.Raw, end) || g.lineBreakAt(end) > 0
+}
+
+// lineBreakAt returns the length of the line break at Raw[i], or 0: the
+// game's line ending, or in a file of line feeds a CR and a line feed.
+func (g *Game) lineBreakAt(i int) int {
+	nl := g.newline()[0]
+	switch {
+	case i < len(g.Raw) && g.Raw[i] == nl:
+		return 1
+	case nl == '\n' && i+1 < len(g.Raw) && g.Raw[i] == '\r' && g.Raw[i+1] == '\n':
+		return 2
+	}
+	return 0
+}
+
+// maxReadBack is the largest game readsAsRemoved reads back. It holds the
+// game three times, and the removal of a stale tag that a rule may not
+// foresee nearly always comes in games of a few kilobytes.
+const maxReadBack = 1 << 20
+
+// A readBack holds what readsAsRemoved reads with, kept for the next game
+// with removals: a Reader's buffers would cost several times the edit.
+type readBack struct {
+	ref       []byte
+	kept      []Edit
+	want, got framedReader
+}
+
+var readBacks = sync.Pool{New: func() any { return new(readBack) }}
+
+// A framedReader reads a game as a Reader reads it in a file: the whole
+// text is in the Reader's buffer from the start, so that it needs no
+// buffer of its own.
+type framedReader struct {
+	Reader
+	text []byte
+}
+
+// frame sets r to read game, whose lines end with nl, as in a file of
+// such lines: first in the file when first is set, else after a game, and
+// with a game after it.
+func (r *framedReader) frame(game []byte, nl byte, first bool) {
+	text := r.text[:0]
+	if !first {
+		text = append(append(append(append(text, `[Before "game"]`...), nl, nl, '*', nl, nl), game...), `[After "game"]`...)
+	} else {
+		text = append(append(text, game...), `[After "game"]`...)
+	}
+	text = append(text, nl, nl, '*', nl)
+	scan, game0 := r.scan, r.game
+	r.Reader = Reader{src: eofReader{}, line: 1, ReuseGame: true, lineEnds: lineEndsLF,
+		buf: text, end: len(text), err: io.EOF, MaxGameSize: max(DefaultMaxGameSize, len(text)),
+		scan: scan, game: game0}
+	if nl == '\r' {
+		r.lineEnds = lineEndsCR
+		swapLineEnds(text)
+	}
+	r.scan.longGame, r.scan.movetext = false, -1
+	r.scan.reset()
+	r.text = text
+}
+
+// eofReader is the source of a framedReader, which holds all its input.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// sameLessRemoved reports whether game h reads as game w with none, some or
+// all of the tags that edits remove taken out.
+func sameLessRemoved(w, h *Game, edits []Edit) bool {
+	// A removal at a line's start leaves the blanks after the tag, which
+	// a reader skips: the moves may begin with them.
+	wm, hm := w.Movetext(), h.Movetext()
+	if !bytes.Equal(wm[skipBlanks(wm, 0):], hm[skipBlanks(hm, 0):]) || w.TagsIncomplete != h.TagsIncomplete || w.Partial != h.Partial {
+		return false
+	}
+	// A problem may go with the tag that held it (a control byte), but
+	// none may come.
+	k := 0
+	for _, p := range h.Problems {
+		for k < len(w.Problems) && w.Problems[k].Err.Error() != p.Err.Error() {
+			k++
+		}
+		if k == len(w.Problems) {
+			return false
+		}
+		k++
+	}
+	k = 0
+	for _, t := range w.Tags {
+		if k < len(h.Tags) && bytes.Equal(t.Name, h.Tags[k].Name) && bytes.Equal(t.Value, h.Tags[k].Value) {
+			k++
+			continue
+		}
+		if !slices.ContainsFunc(edits, func(e Edit) bool { return e.Remove && e.Name == string(t.Name) }) {
+			return false
+		}
+	}
+	return k == len(h.Tags)
 }
 
 // loneCRs reports whether a Reader takes a file that begins with b for a
 // file of lone CRs: its first line break is a CR that no line feed follows.
 func loneCRs(b []byte) bool {
-	i := bytes.IndexAny(b, "\r\n")
-	return i >= 0 && b[i] == '\r' && (i+1 == len(b) || b[i+1] != '\n')
+	// IndexByte twice is several times faster than IndexAny.
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i+1]
+	}
+	i := bytes.IndexByte(b, '\r')
+	return i >= 0 && (i+1 == len(b) || b[i+1] != '\n')
 }
 
-// keptTags returns edits without its removals.
-func keptTags(edits []Edit) []Edit {
-	var kept []Edit
+// keptTags appends to dst the edits that are not removals.
+func keptTags(dst, edits []Edit) []Edit {
 	for _, e := range edits {
 		if !e.Remove {
-			kept = append(kept, e)
+			dst = append(dst, e)
 		}
 	}
-	return kept
+	return dst
 }
 
 // keepTagStart takes the removals of the first tags out of ops, sorted,
