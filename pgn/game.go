@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"slices"
+	"sort"
 	"sync"
 )
 
@@ -364,15 +365,7 @@ func (g *Game) plainRemoval(start, end int) bool {
 	if g.TagsIncomplete {
 		return false // tags past the last recorded would be read anew
 	}
-	lo, hi := 0, len(g.Tags) // the first tag that starts at start or after
-	for lo < hi {
-		if m := int(uint(lo+hi) >> 1); g.Tags[m].Start < start {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	i := lo
+	i := sort.Search(len(g.Tags), func(k int) bool { return g.Tags[k].Start >= start })
 	if i == 0 || i == len(g.Tags) || g.Tags[i].Start != start {
 		return false
 	}
