@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frctool/frctool/internal/sharedtest"
+)
+
+// A readmeExample is a command of the README's shell transcripts, "$ " and
+// the command, with the output shown under it.
+type readmeExample struct {
+	line    int // the README's line of the command
+	command string
+	want    []string
+}
+
+// readmeTranscripts returns the README's transcripts, one a fenced block
+// that holds a "$ " line, each a list of its commands in order: commands
+// of one block share a folder, as a reader typing them one after the
+// other would.
+func readmeTranscripts(text string) [][]readmeExample {
+	var blocks [][]readmeExample
+	var block []readmeExample
+	inFence := false
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		switch {
+		case strings.HasPrefix(line, "```"):
+			if inFence && len(block) > 0 {
+				blocks = append(blocks, block)
+			}
+			inFence, block = !inFence, nil
+		case inFence && strings.HasPrefix(line, "$ "):
+			ex := readmeExample{line: i + 1, command: strings.TrimPrefix(line, "$ ")}
+			for strings.HasSuffix(ex.command, `\`) && i+1 < len(lines) {
+				i++
+				ex.command = strings.TrimSuffix(ex.command, `\`) + strings.TrimSpace(lines[i])
+			}
+			block = append(block, ex)
+		case inFence && len(block) > 0:
+			last := &block[len(block)-1]
+			last.want = append(last.want, line)
+		}
+	}
+	for _, b := range blocks {
+		for i := range b {
+			for len(b[i].want) > 0 && b[i].want[len(b[i].want)-1] == "" {
+				b[i].want = b[i].want[:len(b[i].want)-1]
+			}
+		}
+	}
+	return blocks
+}
+
+// stderrLine tells the lines a transcript shows that a command writes to
+// standard error: frctool's own messages, problems as file:line: message,
+// and the errors of the other programs in a pipeline.
+var stderrLine = regexp.MustCompile(`^(frctool: |Run 'frctool |[^ ]+:[0-9]+: |ls: )`)
+
+// matchLines reports whether got is want, where a line "..." in want
+// stands for any number of lines.
+func matchLines(want, got []string) bool {
+	if len(want) == 0 {
+		return len(got) == 0
+	}
+	if want[0] == "..." {
+		for k := 0; k <= len(got); k++ {
+			if matchLines(want[1:], got[k:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(got) > 0 && want[0] == got[0] && matchLines(want[1:], got[1:])
+}
+
+// pipelineStages splits a shell command at the pipes that are not quoted.
+func pipelineStages(command string) []string {
+	var stages []string
+	var quote rune
+	start := 0
+	for i, c := range command {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '|':
+			stages = append(stages, command[start:i])
+			start = i + 1
+		}
+	}
+	return append(stages, command[start:])
+}
+
+func splitLines(b []byte) []string {
+	s := strings.TrimRight(string(b), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// TestReadmeExamples runs the README's shell transcripts with this test
+// binary as frctool and compares what each command writes with what the
+// README shows: standard output line for line (a "..." line standing for
+// any lines), and standard error line for line. An example whose input
+// is not here (the real archives of ../shared in a user's clone, or a file
+// the README only names, such as lichess.pgn.zst) is skipped, with the
+// rest of its transcript; so is one that shows a terminal's narrowed table,
+// or needs a program that is not installed.
+func TestReadmeExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the README's examples as processes")
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh:", err)
+	}
+	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(self, filepath.Join(bin, "frctool")); err != nil {
+		t.Skip("cannot link this test binary as frctool:", err)
+	}
+	env := append(os.Environ(), "FRCTOOL_RUN_MAIN=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	shared := sharedtest.Root()
+
+	blocks := readmeTranscripts(string(text))
+	ran := 0
+	for _, block := range blocks {
+		// The commands run in work/, beside the repository's testdata
+		// and with ../shared where the README's paths expect them, and
+		// the TCEC archives at hand for the examples that name them bare.
+		root := t.TempDir()
+		work := filepath.Join(root, "work")
+		if err := os.Mkdir(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		links := map[string]string{filepath.Join(work, "testdata"): filepath.Join(repo, "testdata")}
+		if shared != "" {
+			links[filepath.Join(root, "shared")] = shared
+			tcec, _ := filepath.Glob(filepath.Join(shared, "realdata", "tcec", "*.pgn"))
+			for _, f := range tcec {
+				links[filepath.Join(work, filepath.Base(f))] = f
+			}
+		}
+		for link, target := range links {
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+		}
+		status := 0
+		for _, ex := range block {
+			skip := runReadmeExample(t, ex, work, env, &status)
+			if skip != "" {
+				t.Logf("README.md:%d: skipped with the rest of its transcript: %s", ex.line, skip)
+				break
+			}
+			ran++
+		}
+	}
+	t.Logf("ran %d of the README's examples", ran)
+	// Most transcripts run everywhere, on testdata and on what they make
+	// (13 in a clone without ../shared, 22 with it).
+	// A change that skipped them all would pass without this.
+	if min := 8; ran < min {
+		t.Errorf("ran %d of the README's examples, want %d or more", ran, min)
+	}
+}
+
+// runReadmeExample runs one example in dir and reports a mismatch as a
+// test error. It returns why the example was skipped, or "". status holds
+// the exit status of the command before, for an "echo $?" example.
+func runReadmeExample(t *testing.T, ex readmeExample, dir string, env []string, status *int) (skip string) {
+	t.Helper()
+	if ex.command == "echo $?" {
+		if got := strconv.Itoa(*status); len(ex.want) != 1 || ex.want[0] != got {
+			t.Errorf("README.md:%d: the command before exited %s; the README shows %q", ex.line, got, ex.want)
+		}
+		return ""
+	}
+	for _, stage := range pipelineStages(ex.command) {
+		fields := strings.Fields(stage)
+		if len(fields) == 0 {
+			continue
+		}
+		if fields[0] == "go" {
+			return "runs the go command"
+		}
+		if _, err := exec.LookPath(fields[0]); err != nil && fields[0] != "frctool" {
+			return fields[0] + " is not installed"
+		}
+	}
+	for _, w := range ex.want {
+		if strings.Contains(w, "to fit the terminal") {
+			return "shows a terminal's table"
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", ex.command)
+	cmd.Dir, cmd.Env = dir, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		*status = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("README.md:%d: %v", ex.line, err)
+	default:
+		*status = 0
+	}
+	if bytes.Contains(stderr.Bytes(), []byte("no such file or directory")) && !strings.Contains(strings.Join(ex.want, "\n"), "no such file or directory") {
+		return "an input is not here: " + strings.TrimSpace(stderr.String())
+	}
+	var wantOut, wantErr []string
+	for _, w := range ex.want {
+		if stderrLine.MatchString(w) {
+			wantErr = append(wantErr, w)
+		} else {
+			wantOut = append(wantOut, w)
+		}
+	}
+	// A blank line the README leaves between the output and the messages
+	// is the transcript's, not the command's.
+	for len(wantOut) > 0 && wantOut[len(wantOut)-1] == "" {
+		wantOut = wantOut[:len(wantOut)-1]
+	}
+	if got := splitLines(stdout.Bytes()); !matchLines(wantOut, got) {
+		t.Errorf("README.md:%d: $ %s\nstandard output:\n%s\nthe README shows:\n%s", ex.line, ex.command, strings.Join(got, "\n"), strings.Join(wantOut, "\n"))
+	}
+	if got := splitLines(stderr.Bytes()); !matchLines(wantErr, got) {
+		t.Errorf("README.md:%d: $ %s\nstandard error:\n%s\nthe README shows:\n%s", ex.line, ex.command, strings.Join(got, "\n"), strings.Join(wantErr, "\n"))
+	}
+	return ""
+}
