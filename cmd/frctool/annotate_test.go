@@ -145,7 +145,7 @@ func TestAnnotateInPlaceFailureKeepsOriginal(t *testing.T) {
 }
 
 // TestMain lets tests run this test binary as frctool itself, for the
-// interrupt test and the README's examples.
+// interrupt test and the README's and --help's examples.
 func TestMain(m *testing.M) {
 	if os.Getenv("FRCTOOL_RUN_MAIN") == "1" {
 		main()

@@ -137,15 +137,7 @@ func TestReadmeExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	if err := os.Symlink(self, filepath.Join(bin, "frctool")); err != nil {
-		t.Skip("cannot link this test binary as frctool:", err)
-	}
-	env := append(os.Environ(), "FRCTOOL_RUN_MAIN=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env := frctoolOnPath(t)
 	shared := sharedtest.Root()
 
 	blocks := readmeTranscripts(string(text))
@@ -191,6 +183,57 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
+// frctoolOnPath returns an environment in which sh finds this test binary
+// as frctool, run as the program itself (see TestMain).
+func frctoolOnPath(t *testing.T) []string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(self, filepath.Join(bin, "frctool")); err != nil {
+		t.Skip("cannot link this test binary as frctool:", err)
+	}
+	return append(os.Environ(), "FRCTOOL_RUN_MAIN=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// runShell runs command with sh in dir, with env, and returns what it
+// wrote and its exit status.
+func runShell(t *testing.T, command, dir string, env []string) (stdout, stderr []byte, status int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Dir, cmd.Env = dir, env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		status = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("%s: %v", command, err)
+	}
+	return out.Bytes(), errOut.Bytes(), status
+}
+
+// missingProgram returns the first program of command's pipeline that is
+// neither frctool nor installed, or "".
+func missingProgram(command string) string {
+	for _, stage := range pipelineStages(command) {
+		fields := strings.Fields(stage)
+		if len(fields) == 0 {
+			continue
+		}
+		if _, err := exec.LookPath(fields[0]); err != nil && fields[0] != "frctool" {
+			return fields[0]
+		}
+	}
+	return ""
+}
+
 // runReadmeExample runs one example in dir and reports a mismatch as a
 // test error. It returns why the example was skipped, or "". status holds
 // the exit status of the command before, for an "echo $?" example.
@@ -202,41 +245,21 @@ func runReadmeExample(t *testing.T, ex readmeExample, dir string, env []string, 
 		}
 		return ""
 	}
-	for _, stage := range pipelineStages(ex.command) {
-		fields := strings.Fields(stage)
-		if len(fields) == 0 {
-			continue
-		}
-		if fields[0] == "go" {
-			return "runs the go command"
-		}
-		if _, err := exec.LookPath(fields[0]); err != nil && fields[0] != "frctool" {
-			return fields[0] + " is not installed"
-		}
+	if strings.HasPrefix(ex.command, "go ") {
+		return "runs the go command"
+	}
+	if p := missingProgram(ex.command); p != "" {
+		return p + " is not installed"
 	}
 	for _, w := range ex.want {
 		if strings.Contains(w, "to fit the terminal") {
 			return "shows a terminal's table"
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", ex.command)
-	cmd.Dir, cmd.Env = dir, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		*status = exit.ExitCode()
-	case err != nil:
-		t.Fatalf("README.md:%d: %v", ex.line, err)
-	default:
-		*status = 0
-	}
-	if bytes.Contains(stderr.Bytes(), []byte("no such file or directory")) && !strings.Contains(strings.Join(ex.want, "\n"), "no such file or directory") {
-		return "an input is not here: " + strings.TrimSpace(stderr.String())
+	stdout, stderr, code := runShell(t, ex.command, dir, env)
+	*status = code
+	if bytes.Contains(stderr, []byte("no such file or directory")) && !strings.Contains(strings.Join(ex.want, "\n"), "no such file or directory") {
+		return "an input is not here: " + strings.TrimSpace(string(stderr))
 	}
 	var wantOut, wantErr []string
 	for _, w := range ex.want {
@@ -251,11 +274,160 @@ func runReadmeExample(t *testing.T, ex readmeExample, dir string, env []string, 
 	for len(wantOut) > 0 && wantOut[len(wantOut)-1] == "" {
 		wantOut = wantOut[:len(wantOut)-1]
 	}
-	if got := splitLines(stdout.Bytes()); !matchLines(wantOut, got) {
+	if got := splitLines(stdout); !matchLines(wantOut, got) {
 		t.Errorf("README.md:%d: $ %s\nstandard output:\n%s\nthe README shows:\n%s", ex.line, ex.command, strings.Join(got, "\n"), strings.Join(wantOut, "\n"))
 	}
-	if got := splitLines(stderr.Bytes()); !matchLines(wantErr, got) {
+	if got := splitLines(stderr); !matchLines(wantErr, got) {
 		t.Errorf("README.md:%d: $ %s\nstandard error:\n%s\nthe README shows:\n%s", ex.line, ex.command, strings.Join(got, "\n"), strings.Join(wantErr, "\n"))
 	}
 	return ""
+}
+
+// helpExamples returns the example commands of a command's description:
+// the lines under "Example:" or "Examples:", without a trailing comment.
+func helpExamples(description string) []string {
+	_, after, ok := strings.Cut(description, "Example")
+	if !ok {
+		return nil
+	}
+	var examples []string
+	for _, line := range strings.Split(after, "\n")[1:] {
+		line = strings.TrimSpace(line)
+		if i := strings.Index(line, "   #"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		if strings.Contains(line, "frctool ") {
+			examples = append(examples, line)
+		}
+	}
+	return examples
+}
+
+// shellWords splits a command into its words as sh would, quotes removed,
+// and with no expansion.
+func shellWords(command string) []string {
+	var words []string
+	var word strings.Builder
+	var quote rune
+	inWord := false
+	for _, c := range command {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				word.WriteRune(c)
+			}
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		default:
+			word.WriteRune(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+// exampleInputs makes in dir the archives an example names as its inputs,
+// each a copy of game: every word ending in .pgn, .pgn.gz, .pgn.bz2 or
+// .pgn.zst that is not an output (after -o, --output, --rejects,
+// --duplicates or ">"), with two files for a pattern such as games/*.pgn.
+// frctool tells compression by content, so a plain copy serves for every
+// name.
+func exampleInputs(t *testing.T, dir, command string, game []byte) {
+	t.Helper()
+	outputFlag := map[string]bool{"-o": true, "--output": true, "--rejects": true, "--duplicates": true, ">": true}
+	words := shellWords(command)
+	for i, w := range words {
+		if i > 0 && outputFlag[words[i-1]] {
+			continue
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(w, ".gz"), ".bz2"), ".zst")
+		if !strings.HasSuffix(base, ".pgn") || strings.HasPrefix(w, "-") {
+			continue
+		}
+		names := []string{w}
+		if strings.Contains(w, "*") {
+			names = []string{strings.Replace(w, "*", "a", 1), strings.Replace(w, "*", "b", 1)}
+		}
+		for _, name := range names {
+			path := filepath.Join(dir, name)
+			if _, err := os.Stat(path); err == nil {
+				continue // made by an example before, or named twice
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, game, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestHelpExamplesRun runs the examples of every command's --help, in
+// order, in a folder of the command's own that holds the inputs each names
+// (copies of testdata/dialects.pgn) and what the examples before it wrote,
+// and wants each to run: exit status 0, or 1 for validate, whose example
+// games fail. An example that fetches from the network or needs a program
+// that is not installed is skipped, and so is one whose input only an
+// example skipped would have made.
+func TestHelpExamplesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the --help examples as processes")
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh:", err)
+	}
+	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	game, err := os.ReadFile(filepath.Join(testdata, "dialects.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := frctoolOnPath(t)
+	ran := 0
+	for _, c := range commands() {
+		examples := helpExamples(c.Description)
+		if len(examples) == 0 {
+			t.Errorf("%s: no example in --help", c.Name)
+			continue
+		}
+		dir := t.TempDir()
+		if err := os.Symlink(testdata, filepath.Join(dir, "testdata")); err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range examples {
+			if strings.Contains(ex, "://") {
+				t.Logf("%s: skipped, it fetches from the network: %s", c.Name, ex)
+				continue
+			}
+			if p := missingProgram(ex); p != "" {
+				t.Logf("%s: skipped, %s is not installed: %s", c.Name, p, ex)
+				continue
+			}
+			exampleInputs(t, dir, ex, game)
+			_, stderr, status := runShell(t, ex, dir, env)
+			if status == 1 && bytes.Contains(stderr, []byte("no such file or directory")) {
+				t.Logf("%s: skipped, its input comes from an example skipped: %s\n%s", c.Name, ex, stderr)
+				continue
+			}
+			if status != 0 && !(c.Name == "validate" && status == 1) {
+				t.Errorf("%s --help example exits %d: %s\n%s", c.Name, status, ex, stderr)
+			}
+			ran++
+		}
+	}
+	t.Logf("ran %d --help examples", ran)
 }
