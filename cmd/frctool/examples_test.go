@@ -123,12 +123,7 @@ func splitLines(b []byte) []string {
 // rest of its transcript; so is one that shows a terminal's narrowed table,
 // or needs a program that is not installed.
 func TestReadmeExamples(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the README's examples as processes")
-	}
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh:", err)
-	}
+	env := shellWithFrctool(t)
 	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +132,6 @@ func TestReadmeExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := frctoolOnPath(t)
 	shared := sharedtest.Root()
 
 	blocks := readmeTranscripts(string(text))
@@ -183,10 +177,18 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
-// frctoolOnPath returns an environment in which sh finds this test binary
-// as frctool, run as the program itself (see TestMain).
-func frctoolOnPath(t *testing.T) []string {
+// shellWithFrctool returns an environment in which sh finds this test
+// binary as frctool, run as the program itself (see TestMain). It skips
+// the test in -short mode, which runs no processes, and where there is no
+// sh.
+func shellWithFrctool(t *testing.T) []string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs examples as processes")
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh:", err)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -382,12 +384,7 @@ func exampleInputs(t *testing.T, dir, command string, game []byte) {
 // that is not installed is skipped, and so is one whose input only an
 // example skipped would have made.
 func TestHelpExamplesRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the --help examples as processes")
-	}
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh:", err)
-	}
+	env := shellWithFrctool(t)
 	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
 	if err != nil {
 		t.Fatal(err)
@@ -396,7 +393,6 @@ func TestHelpExamplesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := frctoolOnPath(t)
 	ran := 0
 	for _, c := range commands() {
 		examples := helpExamples(c.Description)
