@@ -137,25 +137,31 @@ func TestReadmeExamples(t *testing.T) {
 	blocks := readmeTranscripts(string(text))
 	ran := 0
 	for _, block := range blocks {
-		// The commands run in work/, beside the repository's testdata
-		// and with ../shared where the README's paths expect them, and
-		// the TCEC archives at hand for the examples that name them bare.
+		// The commands run in work/, beside a copy of the repository's
+		// testdata, with a copy of ../shared/realdata where the README's
+		// paths expect it, and its TCEC archives at hand for the examples
+		// that name them bare.
 		root := t.TempDir()
 		work := filepath.Join(root, "work")
 		if err := os.Mkdir(work, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		links := map[string]string{filepath.Join(work, "testdata"): filepath.Join(repo, "testdata")}
-		if shared != "" {
-			links[filepath.Join(root, "shared")] = shared
-			tcec, _ := filepath.Glob(filepath.Join(shared, "realdata", "tcec", "*.pgn"))
-			for _, f := range tcec {
-				links[filepath.Join(work, filepath.Base(f))] = f
-			}
+		// testdata is copied, not linked: an example may write where it
+		// reads, and the repository's files must stay as they are.
+		if err := os.CopyFS(filepath.Join(work, "testdata"), os.DirFS(filepath.Join(repo, "testdata"))); err != nil {
+			t.Fatal(err)
 		}
-		for link, target := range links {
-			if err := os.Symlink(target, link); err != nil {
+		if shared != "" {
+			// So are the real archives (5.6 MB), for the same reason.
+			realdata := filepath.Join(root, "shared", "realdata")
+			if err := os.CopyFS(realdata, os.DirFS(filepath.Join(shared, "realdata"))); err != nil {
 				t.Fatal(err)
+			}
+			tcec, _ := filepath.Glob(filepath.Join(realdata, "tcec", "*.pgn"))
+			for _, f := range tcec {
+				if err := os.Symlink(f, filepath.Join(work, filepath.Base(f))); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		status := 0
@@ -401,7 +407,7 @@ func TestHelpExamplesRun(t *testing.T) {
 			continue
 		}
 		dir := t.TempDir()
-		if err := os.Symlink(testdata, filepath.Join(dir, "testdata")); err != nil {
+		if err := os.CopyFS(filepath.Join(dir, "testdata"), os.DirFS(testdata)); err != nil {
 			t.Fatal(err)
 		}
 		for _, ex := range examples {
