@@ -67,6 +67,10 @@ func ExampleClassify() {
 		if err == io.EOF {
 			break
 		}
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
 		c := startpos.Classify(g)
 		tally.Add(&c, len(g.Problems)+len(c.Problems))
 		sp, ok := c.Start.SP()

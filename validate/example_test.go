@@ -51,6 +51,10 @@ func ExampleValidator_Check() {
 		if err == io.EOF {
 			break
 		}
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
 		c := startpos.Classify(g)
 		res := v.Check(g, &c)
 		fmt.Println(res.Checked, res.Failed, res.MainPlies, res.Final.FEN(fen.XFEN))
