@@ -117,13 +117,14 @@ func splitLines(b []byte) []string {
 // TestReadmeExamples runs the README's shell transcripts with this test
 // binary as frctool and compares what each command writes with what the
 // README shows: standard output line for line (a "..." line standing for
-// any lines), and standard error line for line. An example whose input
-// is not here (the real archives of ../shared in a user's clone, or a file
+// any lines), and standard error line for line. The archive generator the
+// README runs with go run is built and run as a program. An example whose
+// input is not here (the real archives of ../shared in a user's clone, or a file
 // the README only names, such as lichess.pgn.zst) is skipped, with the
 // rest of its transcript; so is one that shows a terminal's narrowed table,
 // or needs a program that is not installed.
 func TestReadmeExamples(t *testing.T) {
-	env := shellWithFrctool(t)
+	env, bin := shellWithFrctool(t)
 	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +137,7 @@ func TestReadmeExamples(t *testing.T) {
 
 	blocks := readmeTranscripts(string(text))
 	ran := 0
+	builtPgngen := false
 	for _, block := range blocks {
 		// The commands run in work/, beside a copy of the repository's
 		// testdata, with a copy of ../shared/realdata where the README's
@@ -166,7 +168,17 @@ func TestReadmeExamples(t *testing.T) {
 		}
 		status := 0
 		for _, ex := range block {
-			skip := runReadmeExample(t, ex, work, env, &status)
+			if rest, ok := strings.CutPrefix(ex.command, pgngenRun); ok {
+				// The generator the README runs with go run is built
+				// once, and run as the built program.
+				if !builtPgngen {
+					builtPgngen = buildPgngen(t, repo, bin)
+				}
+				if builtPgngen {
+					ex.command = "pgngen" + rest
+				}
+			}
+			skip := runReadmeExample(t, ex, work, env, bin, &status)
 			if skip != "" {
 				t.Logf("README.md:%d: skipped with the rest of its transcript: %s", ex.line, skip)
 				break
@@ -176,7 +188,7 @@ func TestReadmeExamples(t *testing.T) {
 	}
 	t.Logf("ran %d of the README's examples", ran)
 	// Most transcripts run everywhere, on testdata and on what they make
-	// (13 in a clone without ../shared, 22 with it).
+	// (15 in a clone without ../shared, 24 with it).
 	// A change that skipped them all would pass without this.
 	if min := 8; ran < min {
 		t.Errorf("ran %d of the README's examples, want %d or more", ran, min)
@@ -184,10 +196,10 @@ func TestReadmeExamples(t *testing.T) {
 }
 
 // shellWithFrctool returns an environment in which sh finds this test
-// binary as frctool, run as the program itself (see TestMain). It skips
-// the test in -short mode, which runs no processes, and where there is no
-// sh.
-func shellWithFrctool(t *testing.T) []string {
+// binary as frctool, run as the program itself (see TestMain), and the
+// folder on its PATH that holds it. It skips the test in -short mode,
+// which runs no processes, and where there is no sh.
+func shellWithFrctool(t *testing.T) (env []string, bin string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs examples as processes")
@@ -199,11 +211,11 @@ func shellWithFrctool(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := t.TempDir()
+	bin = t.TempDir()
 	if err := os.Symlink(self, filepath.Join(bin, "frctool")); err != nil {
 		t.Skip("cannot link this test binary as frctool:", err)
 	}
-	return append(os.Environ(), "FRCTOOL_RUN_MAIN=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return append(os.Environ(), "FRCTOOL_RUN_MAIN=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), bin
 }
 
 // runShell runs command with sh in dir, with env, and returns what it
@@ -228,24 +240,48 @@ func runShell(t *testing.T, command, dir string, env []string) (stdout, stderr [
 }
 
 // missingProgram returns the first program of command's pipeline that is
-// neither frctool nor installed, or "".
-func missingProgram(command string) string {
+// neither in bin nor installed, or "".
+func missingProgram(command, bin string) string {
 	for _, stage := range pipelineStages(command) {
 		fields := strings.Fields(stage)
 		if len(fields) == 0 {
 			continue
 		}
-		if _, err := exec.LookPath(fields[0]); err != nil && fields[0] != "frctool" {
+		if _, err := os.Stat(filepath.Join(bin, fields[0])); err == nil {
+			continue
+		}
+		if _, err := exec.LookPath(fields[0]); err != nil {
 			return fields[0]
 		}
 	}
 	return ""
 }
 
-// runReadmeExample runs one example in dir and reports a mismatch as a
-// test error. It returns why the example was skipped, or "". status holds
+// pgngenRun is how the README runs the project's archive generator.
+const pgngenRun = "go run ./internal/archivegen/cmd/pgngen"
+
+// buildPgngen builds the archive generator into bin, from the module in
+// repo, and reports whether it could: the go command may not be at hand.
+func buildPgngen(t *testing.T, repo, bin string) bool {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Log("no go command to build pgngen:", err)
+		return false
+	}
+	build := exec.Command(goCmd, "build", "-o", filepath.Join(bin, "pgngen"), "./internal/archivegen/cmd/pgngen")
+	build.Dir = repo
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("go build pgngen: %v\n%s", err, out)
+		return false
+	}
+	return true
+}
+
+// runReadmeExample runs one example in dir, with env and the programs in
+// bin, and reports a mismatch as a test error. It returns why the example was skipped, or "". status holds
 // the exit status of the command before, for an "echo $?" example.
-func runReadmeExample(t *testing.T, ex readmeExample, dir string, env []string, status *int) (skip string) {
+func runReadmeExample(t *testing.T, ex readmeExample, dir string, env []string, bin string, status *int) (skip string) {
 	t.Helper()
 	if ex.command == "echo $?" {
 		if got := strconv.Itoa(*status); len(ex.want) != 1 || ex.want[0] != got {
@@ -256,7 +292,7 @@ func runReadmeExample(t *testing.T, ex readmeExample, dir string, env []string, 
 	if strings.HasPrefix(ex.command, "go ") {
 		return "runs the go command"
 	}
-	if p := missingProgram(ex.command); p != "" {
+	if p := missingProgram(ex.command, bin); p != "" {
 		return p + " is not installed"
 	}
 	for _, w := range ex.want {
@@ -390,7 +426,7 @@ func exampleInputs(t *testing.T, dir, command string, game []byte) {
 // that is not installed is skipped, and so is one whose input only an
 // example skipped would have made.
 func TestHelpExamplesRun(t *testing.T) {
-	env := shellWithFrctool(t)
+	env, bin := shellWithFrctool(t)
 	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
 	if err != nil {
 		t.Fatal(err)
@@ -415,7 +451,7 @@ func TestHelpExamplesRun(t *testing.T) {
 				t.Logf("%s: skipped, it fetches from the network: %s", c.Name, ex)
 				continue
 			}
-			if p := missingProgram(ex); p != "" {
+			if p := missingProgram(ex, bin); p != "" {
 				t.Logf("%s: skipped, %s is not installed: %s", c.Name, p, ex)
 				continue
 			}
