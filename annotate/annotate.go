@@ -21,9 +21,9 @@ import (
 	"strconv"
 
 	"github.com/frctool/frctool/fen"
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/replay"
 	"github.com/frctool/frctool/startpos"
@@ -35,8 +35,7 @@ const (
 	DefaultFritz9Tag = "Chess960Fritz9"
 )
 
-// Options say what to write and, for Run, how to run and where reports
-// go.
+// Options say what to write.
 type Options struct {
 	// SPTag and Fritz9Tag name the two tags; empty means the defaults.
 	SPTag, Fritz9Tag string
@@ -57,20 +56,6 @@ type Options struct {
 	// pgn-extract -F writes, replacing such a comment already there. The
 	// castling field follows Castling, or else the game's FEN tag.
 	FinalFEN bool
-
-	// Jobs is the number of goroutines Run annotates on; 0 means one per
-	// core.
-	Jobs int
-	// Warn, if set, receives every problem Run finds, in input order: the
-	// reader's, the start tags' and the replay's.
-	Warn func(*pgn.ParseError)
-	// Progress, if set, receives the number of games Run finished, batch
-	// by batch.
-	Progress func(games int)
-	// Flush, if set, is called when the games read before the input went
-	// idle have been annotated (see pgn.NewReader), for what was written of
-	// them to go out before more input comes.
-	Flush func() error
 }
 
 // replays says whether the options need the moves played.
@@ -260,10 +245,12 @@ func (s *Summary) String() string {
 	return str
 }
 
-// Run annotates every game of r and writes it to w, using up to
-// opts.Jobs goroutines while keeping the input's order. sum, if not nil,
+// Run annotates every game of r as opts say and writes it to w, on up to
+// run.Jobs goroutines while keeping the input's order. run.Warn receives
+// the reader's problems, the start tags' and the replay's. Every game is
+// annotated and written: run.Where is not consulted. sum, if not nil,
 // accumulates the counts, also across several calls to Run.
-func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, sum *Summary) error {
+func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, run pipeline.Options, sum *Summary) error {
 	if sum == nil {
 		sum = new(Summary)
 	}
@@ -284,5 +271,6 @@ func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, sum *Sum
 		},
 		Output: w,
 	}
-	return pipeline.Run(ctx, r, pipeline.Options{Jobs: opts.Jobs, Warn: opts.Warn, Progress: opts.Progress, Flush: opts.Flush}, job, &sum.Tally)
+	run.Where = nil
+	return pipeline.Run(ctx, r, run, job, &sum.Tally)
 }

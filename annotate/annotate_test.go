@@ -13,6 +13,7 @@ import (
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -24,9 +25,8 @@ func annotateBytes(t testing.TB, in []byte, opts Options, jobs int) ([]byte, *Su
 	var warnings []string
 	r := pgn.NewReader(bytes.NewReader(in))
 	r.Name = "in.pgn"
-	opts.Jobs = jobs
-	opts.Warn = func(p *pgn.ParseError) { warnings = append(warnings, p.Error()) }
-	err := Run(context.Background(), r, &out, opts, &sum)
+	run := pipeline.Options{Jobs: jobs, Warn: func(p *pgn.ParseError) { warnings = append(warnings, p.Error()) }}
+	err := Run(context.Background(), r, &out, opts, run, &sum)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // BenchmarkRun annotates about 8 MB of real games to io.Discard and
@@ -25,22 +26,21 @@ func BenchmarkRun(b *testing.B) {
 		{"replay/jobs=1", Options{PlyCount: true, FinalFEN: true}, 1},
 		{"replay/jobs=2", Options{PlyCount: true, FinalFEN: true}, 2},
 	} {
-		opts := bc.opts
-		opts.Jobs = bc.jobs
+		opts, run := bc.opts, pipeline.Options{Jobs: bc.jobs}
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			var sum Summary
 			for b.Loop() {
 				sum = Summary{}
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, &sum); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, run, &sum); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.StopTimer()
 			// allocations per game: measured separately, on one run
 			allocs := testing.AllocsPerRun(1, func() {
-				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, nil)
+				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), io.Discard, opts, run, nil)
 			})
 			b.ReportMetric(allocs/float64(sum.Games), "allocs/game")
 			b.ReportMetric(float64(sum.Games)*float64(b.N)/b.Elapsed().Seconds(), "games/s")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/frctool/frctool/annotate"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -57,12 +58,12 @@ func ExampleRun() {
 	r := pgn.NewReader(strings.NewReader(games))
 	r.Name = "games.pgn"
 	var sum annotate.Summary
-	opts := annotate.Options{
-		NoFritz9: true,
-		Jobs:     2,
-		Warn:     func(p *pgn.ParseError) { fmt.Println("warning:", p) },
+	opts := annotate.Options{NoFritz9: true}
+	run := pipeline.Options{
+		Jobs: 2,
+		Warn: func(p *pgn.ParseError) { fmt.Println("warning:", p) },
 	}
-	if err := annotate.Run(context.Background(), r, os.Stdout, opts, &sum); err != nil {
+	if err := annotate.Run(context.Background(), r, os.Stdout, opts, run, &sum); err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(&sum)

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/internal/archivegen"
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -61,11 +61,11 @@ func BenchmarkRun(b *testing.B) {
 				d := New(io.Discard, io.Discard, bc.opts)
 				ctx := context.Background()
 				if bc.opts.Prefix {
-					if err := d.Index(ctx, pgn.NewReader(bytes.NewReader(archive)), RunOptions{}); err != nil {
+					if err := d.Index(ctx, pgn.NewReader(bytes.NewReader(archive)), pipeline.Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
-				if err := d.Run(ctx, pgn.NewReader(bytes.NewReader(archive)), RunOptions{}); err != nil {
+				if err := d.Run(ctx, pgn.NewReader(bytes.NewReader(archive)), pipeline.Options{}); err != nil {
 					b.Fatal(err)
 				}
 				d.Close()

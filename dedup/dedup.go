@@ -53,10 +53,9 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
-	"github.com/frctool/frctool/where"
 )
 
 // Errors of the package.
@@ -81,26 +80,6 @@ type Options struct {
 	Prefix bool
 }
 
-// RunOptions say how to run and where the reports go.
-type RunOptions struct {
-	// Jobs is the number of goroutines computing keys; 0 means one per
-	// core.
-	Jobs int
-	// Warn, if set, receives every problem of the input, in input order.
-	Warn func(*pgn.ParseError)
-	// Progress, if set, receives the number of games in each finished
-	// batch.
-	Progress func(games int)
-	// Where, if set, selects the games to compare. The others are no
-	// one's duplicates and have none: they go to the output as they are,
-	// so that nothing is lost.
-	Where *where.Expr
-	// Flush, if set, is called when the games read before the input went
-	// idle have been handled (see pgn.NewReader), for what was written of
-	// them to go out before more input comes.
-	Flush func() error
-}
-
 // Summary counts what a run read and where it went.
 type Summary struct {
 	// Tally counts the games read by Run and the problems reported.
@@ -113,7 +92,7 @@ type Summary struct {
 	// continues (Options.Prefix).
 	PrefixDuplicates int64
 	// Passed counts the games not compared and written to the output as
-	// they are: those RunOptions.Where does not select, and those the
+	// they are: those pipeline.Options.Where does not select, and those the
 	// reader did not hold whole.
 	Passed int64
 	// Keys is the number of distinct keys remembered, and TableBytes the
@@ -183,13 +162,13 @@ func (d *Deduper) job(emit func(*pipeline.Item[gameKey]) error, mark bool) pipel
 // Options.Prefix: call it on every input, then Run on each again, in the
 // same order. Index writes nothing and reports no problems (Run reports
 // them); opts.Warn is not called.
-func (d *Deduper) Index(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
+func (d *Deduper) Index(ctx context.Context, r *pgn.Reader, opts pipeline.Options) error {
 	if d.ran || d.closed || !d.opts.Prefix {
 		return ErrOrder
 	}
 	opts.Warn = nil
 	var tally startpos.Tally
-	return pipeline.Run(ctx, r, pipeline.Options(opts), d.job(d.index, false), &tally)
+	return pipeline.Run(ctx, r, opts, d.job(d.index, false), &tally)
 }
 
 // index marks the games this one continues and remembers its own key.
@@ -222,13 +201,15 @@ func (d *Deduper) mark(probes []byte) {
 
 // Run reads every game of r and writes it to the output or the
 // duplicates, computing keys on up to opts.Jobs goroutines while keeping
-// the input's order. Call it once per input, then Close.
-func (d *Deduper) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
+// the input's order. Only the games opts.Where selects are compared: the
+// others are no one's duplicates and have none, and go to the output as
+// they are, so that nothing is lost. Call it once per input, then Close.
+func (d *Deduper) Run(ctx context.Context, r *pgn.Reader, opts pipeline.Options) error {
 	if d.closed {
 		return ErrClosed
 	}
 	d.ran = true
-	return pipeline.Run(ctx, r, pipeline.Options(opts), d.job(d.route, d.opts.Prefix), &d.sum.Tally)
+	return pipeline.Run(ctx, r, opts, d.job(d.route, d.opts.Prefix), &d.sum.Tally)
 }
 
 // route sends one item where it belongs.

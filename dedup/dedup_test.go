@@ -10,6 +10,7 @@ import (
 
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/where"
 )
 
@@ -32,7 +33,7 @@ const fen0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
 
 // runAll runs a Deduper over the inputs in order, with Index first when
 // opts.Prefix, and returns the two outputs.
-func runAll(t *testing.T, opts Options, ro RunOptions, inputs ...string) (out, dups string, sum Summary) {
+func runAll(t *testing.T, opts Options, ro pipeline.Options, inputs ...string) (out, dups string, sum Summary) {
 	t.Helper()
 	var o, dp bytes.Buffer
 	d := New(&o, &dp, opts)
@@ -247,7 +248,7 @@ func TestDeduper(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var ro RunOptions
+			var ro pipeline.Options
 			if tt.where != "" {
 				e, err := where.Parse(tt.where)
 				if err != nil {
@@ -287,7 +288,7 @@ func TestBytesBetweenGames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, dups, _ := runAll(t, Options{}, RunOptions{Jobs: 1}, tt.input)
+			out, dups, _ := runAll(t, Options{}, pipeline.Options{Jobs: 1}, tt.input)
 			if out != tt.out || dups != tt.dups {
 				t.Errorf("got %q and %q, want %q and %q", out, dups, tt.out, tt.dups)
 			}
@@ -308,11 +309,11 @@ func TestIndexOrder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := New(&bytes.Buffer{}, nil, tt.opts)
 			if tt.run {
-				if err := d.Run(context.Background(), pgn.NewReader(strings.NewReader("")), RunOptions{}); err != nil {
+				if err := d.Run(context.Background(), pgn.NewReader(strings.NewReader("")), pipeline.Options{}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			err := d.Index(context.Background(), pgn.NewReader(strings.NewReader("")), RunOptions{})
+			err := d.Index(context.Background(), pgn.NewReader(strings.NewReader("")), pipeline.Options{})
 			if err != ErrOrder {
 				t.Errorf("Index: %v, want ErrOrder", err)
 			}
@@ -424,7 +425,7 @@ func TestPartition(t *testing.T) {
 			i, j := rng.IntN(len(games)), rng.IntN(len(games))
 			i, j = min(i, j), max(i, j)
 			inputs := []string{strings.Join(games[:i], ""), strings.Join(games[i:j], ""), strings.Join(games[j:], "")}
-			out, dups, sum := runAll(t, Options{Key: MovesPlayers, Prefix: prefix}, RunOptions{Jobs: 2}, inputs...)
+			out, dups, sum := runAll(t, Options{Key: MovesPlayers, Prefix: prefix}, pipeline.Options{Jobs: 2}, inputs...)
 
 			t.Logf("prefix %v seed %d: %d games, %d distinct: %d unique, %d duplicates, %d prefix duplicates", prefix, seed, len(games), len(base), sum.Unique, sum.Duplicates, sum.PrefixDuplicates)
 			got := append(splitGames(t, out), splitGames(t, dups)...)
@@ -435,7 +436,7 @@ func TestPartition(t *testing.T) {
 				t.Fatalf("prefix %v seed %d: output and duplicates hold %d games, the input %d, or other games", prefix, seed, len(got), len(want))
 			}
 			// Running again over the output finds nothing more.
-			_, again, _ := runAll(t, Options{Key: MovesPlayers, Prefix: prefix}, RunOptions{Jobs: 2}, out)
+			_, again, _ := runAll(t, Options{Key: MovesPlayers, Prefix: prefix}, pipeline.Options{Jobs: 2}, out)
 			if again != "" {
 				t.Errorf("prefix %v seed %d: a second run finds duplicates in the output", prefix, seed)
 			}
@@ -466,7 +467,7 @@ func TestLatin1Names(t *testing.T) {
 		{"upper and lower case in Latin-1", []string{latin1Game, between("M\xdcLLER, J\xd6RG")}, []string{latin1Game}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, _, _ := runAll(t, Options{Key: MovesPlayers}, RunOptions{Jobs: 1}, tt.inputs...)
+			out, _, _ := runAll(t, Options{Key: MovesPlayers}, pipeline.Options{Jobs: 1}, tt.inputs...)
 			if want := strings.Join(tt.out, ""); out != want {
 				t.Errorf("out %q, want %q", out, want)
 			}

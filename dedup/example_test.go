@@ -8,6 +8,7 @@ import (
 
 	"github.com/frctool/frctool/dedup"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // The same game twice, once with a comment and another move-number style:
@@ -26,7 +27,7 @@ func Example() {
 1.e4 {the king's pawn} 1...e5 2.Qh5 Nc6 3.Bc4 Nf6?? 4.Qxf7# 1-0
 `
 	d := dedup.New(os.Stdout, nil, dedup.Options{Key: dedup.MovesPlayers})
-	if err := d.Run(context.Background(), pgn.NewReader(strings.NewReader(archive)), dedup.RunOptions{}); err != nil {
+	if err := d.Run(context.Background(), pgn.NewReader(strings.NewReader(archive)), pipeline.Options{}); err != nil {
 		fmt.Println(err)
 	}
 	d.Close()

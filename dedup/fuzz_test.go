@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/internal/sharedtest"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // FuzzDedup holds dedup to what it promises on any archive: the output and
@@ -17,7 +18,7 @@ func FuzzDedup(f *testing.F) {
 	f.Add(a+strings.ReplaceAll(a, "\n", "\r\n")+"junk\n"+a, uint8(5))
 	f.Fuzz(func(t *testing.T, input string, how uint8) {
 		opts := Options{Key: Key(how % 3), Prefix: how&4 != 0}
-		out, dups, sum := runAll(t, opts, RunOptions{Jobs: int(how%2) + 1}, input)
+		out, dups, sum := runAll(t, opts, pipeline.Options{Jobs: int(how%2) + 1}, input)
 		if len(out)+len(dups) != len(input) {
 			t.Fatalf("out %d and duplicates %d bytes, input %d", len(out), len(dups), len(input))
 		}
@@ -27,7 +28,7 @@ func FuzzDedup(f *testing.F) {
 		if sharedtest.LoneCR([]byte(input)) {
 			return
 		}
-		again, dups2, _ := runAll(t, opts, RunOptions{Jobs: 1}, out)
+		again, dups2, _ := runAll(t, opts, pipeline.Options{Jobs: 1}, out)
 		if again != out || dups2 != "" {
 			t.Fatalf("the output deduplicated again lost %q", dups2)
 		}

@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/frctool/frctool/fields"
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 

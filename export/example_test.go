@@ -8,6 +8,7 @@ import (
 
 	"github.com/frctool/frctool/export"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // Export two games as JSON Lines, with a few columns and the first moves.
@@ -37,7 +38,7 @@ func Example() {
 		return
 	}
 	r := pgn.NewReader(strings.NewReader(games))
-	if err := w.Run(context.Background(), r, "games.pgn", export.RunOptions{}); err != nil {
+	if err := w.Run(context.Background(), r, "games.pgn", pipeline.Options{}); err != nil {
 		fmt.Println(err)
 	}
 	if err := w.Close(); err != nil {

@@ -29,13 +29,12 @@ import (
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/internal/csvfield"
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
 	"github.com/frctool/frctool/validate"
-	"github.com/frctool/frctool/where"
 )
 
 // Format is an output format.
@@ -109,25 +108,6 @@ type Options struct {
 	// Moves, when above 0, adds the column moves: the game's first Moves
 	// plies in UCI.
 	Moves int
-}
-
-// RunOptions say how to run an export and where its reports go; they
-// convert to and from pipeline.Options.
-type RunOptions struct {
-	// Jobs is the number of goroutines working out rows; 0 means one per
-	// core. The rows keep the input's order whatever the number.
-	Jobs int
-	// Warn, if set, receives every problem of the input, in input order.
-	Warn func(*pgn.ParseError)
-	// Progress, if set, receives the number of games in each finished
-	// batch.
-	Progress func(games int)
-	// Where, if set, selects the games to write; nil writes every game.
-	Where *where.Expr
-	// Flush, if set, is called when the games read before the input went
-	// idle have been handled (see pgn.NewReader), for what was written of
-	// them to go out before more input comes.
-	Flush func() error
 }
 
 // RowGroupSize is the most rows of a Parquet row group: enough for good
@@ -228,7 +208,7 @@ func (w *Writer) Close() error {
 // file as the game's input. Rows are worked out on up to opts.Jobs
 // goroutines and written in input order. Run can be called again for
 // further inputs; Close ends the output.
-func (w *Writer) Run(ctx context.Context, r *pgn.Reader, file string, opts RunOptions) error {
+func (w *Writer) Run(ctx context.Context, r *pgn.Reader, file string, opts pipeline.Options) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -252,7 +232,7 @@ func (w *Writer) Run(ctx context.Context, r *pgn.Reader, file string, opts RunOp
 			return nil
 		},
 	}
-	popts := pipeline.Options(opts)
+	popts := opts
 	if w.pq == nil {
 		job.Output = w.out
 	} else {

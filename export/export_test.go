@@ -25,6 +25,7 @@ import (
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -32,7 +33,7 @@ import (
 const null = "<null>"
 
 // exportBytes exports in with the options and returns the output.
-func exportBytes(t testing.TB, in []byte, f Format, opts Options, run RunOptions) ([]byte, *Writer) {
+func exportBytes(t testing.TB, in []byte, f Format, opts Options, run pipeline.Options) ([]byte, *Writer) {
 	t.Helper()
 	var out bytes.Buffer
 	w, err := NewWriter(&out, f, opts)
@@ -232,7 +233,7 @@ func TestDialects(t *testing.T) {
 	}
 	for _, f := range formats {
 		t.Run(f.String(), func(t *testing.T) {
-			out, w := exportBytes(t, in, f, Options{}, RunOptions{Jobs: 1})
+			out, w := exportBytes(t, in, f, Options{}, pipeline.Options{Jobs: 1})
 			rows := readBack(t, out, f)
 			if len(rows) != len(truth) || w.Rows() != int64(len(truth)) {
 				t.Fatalf("%d rows (Rows %d), want %d", len(rows), w.Rows(), len(truth))
@@ -292,7 +293,7 @@ func TestHandFixture(t *testing.T) {
 				}
 				o.Columns = append(o.Columns, "date_text")
 			}
-			out, _ := exportBytes(t, in, f, o, RunOptions{Jobs: 1})
+			out, _ := exportBytes(t, in, f, o, pipeline.Options{Jobs: 1})
 			rows := readBack(t, out, f)
 			if len(rows) != len(want) {
 				t.Fatalf("%d rows, want %d", len(rows), len(want))
@@ -344,7 +345,7 @@ func TestUnreadable(t *testing.T) {
 			}
 			r := pgn.NewReader(strings.NewReader(tc.in))
 			r.Name, r.MaxGameSize = "in.pgn", tc.maxGame
-			if err := w.Run(context.Background(), r, "in.pgn", RunOptions{Jobs: 1}); err != nil {
+			if err := w.Run(context.Background(), r, "in.pgn", pipeline.Options{Jobs: 1}); err != nil {
 				t.Fatal(err)
 			}
 			rows := readBack(t, out.Bytes(), JSONL)
@@ -425,7 +426,7 @@ func TestParquetSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := exportBytes(t, in, Parquet, Options{Columns: []string{"index", "kind", "sp", "white_elo", "base_seconds", "date", "valid", "tags", "white"}, AllTags: true, Replay: true}, RunOptions{Jobs: 1})
+	out, _ := exportBytes(t, in, Parquet, Options{Columns: []string{"index", "kind", "sp", "white_elo", "base_seconds", "date", "valid", "tags", "white"}, AllTags: true, Replay: true}, pipeline.Options{Jobs: 1})
 	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		t.Fatal(err)
@@ -487,7 +488,7 @@ func TestParquetSchema(t *testing.T) {
 func TestRowGroups(t *testing.T) {
 	game := []byte("[Event \"e\"]\n[Result \"*\"]\n\n*\n\n")
 	in := bytes.Repeat(game, RowGroupSize+10)
-	out, _ := exportBytes(t, in, Parquet, Options{Columns: []string{"index", "kind"}}, RunOptions{Jobs: 2})
+	out, _ := exportBytes(t, in, Parquet, Options{Columns: []string{"index", "kind"}}, pipeline.Options{Jobs: 2})
 	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		t.Fatal(err)
@@ -509,7 +510,7 @@ func TestRowGroupBytes(t *testing.T) {
 	// Enough games for several of the runner's batches.
 	game := []byte("[White \"" + strings.Repeat("w", 1000) + "\"]\n[Result \"*\"]\n\n*\n\n")
 	in := bytes.Repeat(game, 2000)
-	out, w := exportBytes(t, in, Parquet, Options{Columns: []string{"index", "white"}}, RunOptions{Jobs: 1})
+	out, w := exportBytes(t, in, Parquet, Options{Columns: []string{"index", "white"}}, pipeline.Options{Jobs: 1})
 	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		t.Fatal(err)
@@ -540,8 +541,8 @@ func TestJobsSameBytes(t *testing.T) {
 	opts := Options{Tags: []string{"Variant"}, Replay: true, Moves: 4}
 	for _, f := range formats {
 		t.Run(f.String(), func(t *testing.T) {
-			one, w1 := exportBytes(t, many, f, opts, RunOptions{Jobs: 1})
-			two, w2 := exportBytes(t, many, f, opts, RunOptions{Jobs: 2})
+			one, w1 := exportBytes(t, many, f, opts, pipeline.Options{Jobs: 1})
+			two, w2 := exportBytes(t, many, f, opts, pipeline.Options{Jobs: 2})
 			if !bytes.Equal(one, two) {
 				t.Error("jobs 1 and jobs 2 give different bytes")
 			}
@@ -675,7 +676,7 @@ func TestRealData(t *testing.T) {
 				}
 				sps = append(sps, sp)
 			}
-			out, w := exportBytes(t, in, Parquet, Options{}, RunOptions{Jobs: 2})
+			out, w := exportBytes(t, in, Parquet, Options{}, pipeline.Options{Jobs: 2})
 			rows := readParquet(t, out)
 			if int64(len(rows)) != tally.Games || w.Rows() != tally.Games {
 				t.Fatalf("%d rows, Rows %d, want %d games", len(rows), w.Rows(), tally.Games)
@@ -704,7 +705,7 @@ func BenchmarkRun(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := w.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), "in.pgn", RunOptions{Jobs: 1}); err != nil {
+					if err := w.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), "in.pgn", pipeline.Options{Jobs: 1}); err != nil {
 						b.Fatal(err)
 					}
 					if err := w.Close(); err != nil {
@@ -750,7 +751,7 @@ func TestLatin1Tags(t *testing.T) {
 				opts.Columns = append(opts.Columns, "tags")
 				opts.AllTags = true
 			}
-			out, _ := exportBytes(t, []byte(in), f, opts, RunOptions{Jobs: 1})
+			out, _ := exportBytes(t, []byte(in), f, opts, pipeline.Options{Jobs: 1})
 			if f != Parquet && !utf8.Valid(out) {
 				t.Errorf("the output is not UTF-8")
 			}
@@ -787,7 +788,7 @@ func TestCSVOneColumn(t *testing.T) {
 		{"white_elo", "white_elo\n2400\n\"\"\n\"\"\n"},
 	} {
 		t.Run(tt.column, func(t *testing.T) {
-			out, _ := exportBytes(t, in, CSV, Options{Columns: []string{tt.column}}, RunOptions{Jobs: 1})
+			out, _ := exportBytes(t, in, CSV, Options{Columns: []string{tt.column}}, pipeline.Options{Jobs: 1})
 			if string(out) != tt.want {
 				t.Errorf("got %q, want %q", out, tt.want)
 			}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/frctool/frctool/pipeline"
 )
 
 // FuzzFormatsAgree exports any archive as CSV, JSON Lines and Parquet (see
@@ -20,8 +22,8 @@ func FuzzFormatsAgree(f *testing.F) {
 		opts := Options{Replay: true, Moves: 4, Tags: []string{"WhiteFideId", "Annotator"}}
 		rows := map[Format][]map[string]string{}
 		for _, format := range formatsToCompare() {
-			one, _ := exportBytes(t, data, format, opts, RunOptions{Jobs: 1})
-			two, _ := exportBytes(t, data, format, opts, RunOptions{Jobs: 2})
+			one, _ := exportBytes(t, data, format, opts, pipeline.Options{Jobs: 1})
+			two, _ := exportBytes(t, data, format, opts, pipeline.Options{Jobs: 2})
 			if !bytes.Equal(one, two) {
 				t.Fatalf("%v: one worker and two wrote different bytes", format)
 			}

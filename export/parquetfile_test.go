@@ -20,6 +20,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // chunkOf returns the metadata of column name in every row group.
@@ -53,7 +54,7 @@ func TestDictionaries(t *testing.T) {
 		// event takes 3 values, white one a game.
 		fmt.Fprintf(&in, "[Event \"e%d\"]\n[White \"w%d\"]\n[Result \"*\"]\n\n*\n\n", i%3, i)
 	}
-	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"index", "event", "white", "round"}}, RunOptions{Jobs: 2})
+	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"index", "event", "white", "round"}}, pipeline.Options{Jobs: 2})
 	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func TestStatistics(t *testing.T) {
 		}
 		fmt.Fprintf(&in, "[Event \"e%d\"]\n%s[WhiteElo \"%d\"]\n[TimeControl \"%d+0\"]\n[Result \"*\"]\n\n*\n\n", i%4, date, 1000+i, 60+i)
 	}
-	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"index", "event", "date", "white_elo", "base_seconds", "white"}}, RunOptions{Jobs: 1})
+	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"index", "event", "date", "white_elo", "base_seconds", "white"}}, pipeline.Options{Jobs: 1})
 	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +167,7 @@ func TestEmptyParquet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, w := exportBytes(t, []byte(tc.in), Parquet, Options{}, RunOptions{Jobs: 1})
+			out, w := exportBytes(t, []byte(tc.in), Parquet, Options{}, pipeline.Options{Jobs: 1})
 			f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 			if err != nil {
 				t.Fatal(err)
@@ -191,7 +192,7 @@ func TestDictionarySample(t *testing.T) {
 	for i := range games {
 		fmt.Fprintf(&in, "[Event \"e%d\"]\n[White \"w%d\"]\n[PlyCount \"%d\"]\n[BlackElo \"%d\"]\n[Result \"*\"]\n\n*\n\n", i%7, i, i, 1000+i%50)
 	}
-	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"event", "white", "plies", "black_elo"}}, RunOptions{Jobs: 1})
+	out, _ := exportBytes(t, []byte(in.String()), Parquet, Options{Columns: []string{"event", "white", "plies", "black_elo"}}, pipeline.Options{Jobs: 1})
 	f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +296,7 @@ func TestParquetCanceled(t *testing.T) {
 					cancel()
 				}
 			}
-			err = w.Run(ctx, pgn.NewReader(bytes.NewReader(in)), "in.pgn", RunOptions{Jobs: jobs, Progress: progress})
+			err = w.Run(ctx, pgn.NewReader(bytes.NewReader(in)), "in.pgn", pipeline.Options{Jobs: jobs, Progress: progress})
 			out.mu.Lock()
 			out.stopped = true
 			out.mu.Unlock()
@@ -327,7 +328,7 @@ func TestSchemaOfFile(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, w := exportBytes(t, in, Parquet, tc.opts, RunOptions{Jobs: 1})
+			out, w := exportBytes(t, in, Parquet, tc.opts, pipeline.Options{Jobs: 1})
 			f, err := parquet.OpenFile(bytes.NewReader(out), int64(len(out)))
 			if err != nil {
 				t.Fatal(err)

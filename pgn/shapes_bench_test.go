@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/internal/archivegen"
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // shapeSize is the input of each benchmark: large enough to leave the

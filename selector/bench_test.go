@@ -9,6 +9,7 @@ import (
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/where"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkFilter(b *testing.B) {
 	b.SetBytes(int64(len(input)))
 	for b.Loop() {
 		f := NewFilter(sel, io.Discard, io.Discard)
-		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), pipeline.Options{Jobs: 2}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +36,7 @@ func BenchmarkSplit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := s.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
+		if err := s.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), pipeline.Options{Jobs: 2}); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Close(); err != nil {
@@ -67,7 +68,7 @@ func BenchmarkFilterWhere(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				f := NewFilter(all, io.Discard, io.Discard)
-				if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 1, Where: sel}); err != nil {
+				if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), pipeline.Options{Jobs: 1, Where: sel}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/selector"
 )
 
@@ -27,7 +28,7 @@ func ExampleFilter() {
 	sel := selector.New(selector.Criteria{SPs: sps, ExcludeStandard: true})
 	var chess960, standard bytes.Buffer
 	f := selector.NewFilter(sel, &chess960, &standard)
-	if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(archive)), selector.RunOptions{}); err != nil {
+	if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(archive)), pipeline.Options{}); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // FuzzFilterPartition holds filter to its promise on any archive: the
@@ -23,7 +24,7 @@ func FuzzFilterPartition(f *testing.F) {
 		filter := func(in []byte) (sel, rej []byte) {
 			var s, r bytes.Buffer
 			fl := NewFilter(New(c), &s, &r)
-			if err := fl.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), RunOptions{Jobs: int(how%2) + 1}); err != nil {
+			if err := fl.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), pipeline.Options{Jobs: int(how%2) + 1}); err != nil {
 				t.Fatal(err)
 			}
 			if err := fl.Close(); err != nil {
@@ -98,7 +99,7 @@ func FuzzSplitKeepsEveryGame(f *testing.F) {
 			}
 			var sel bytes.Buffer
 			fl := NewFilter(New(c), &sel, io.Discard)
-			if err := fl.Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), RunOptions{Jobs: 1}); err != nil {
+			if err := fl.Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), pipeline.Options{Jobs: 1}); err != nil {
 				t.Fatal(err)
 			}
 			fl.Close()

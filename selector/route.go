@@ -5,17 +5,16 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
-	"github.com/frctool/frctool/where"
 )
 
 // A sink receives the bytes of games by destination. Destinations are
 // small integers of the sink's choosing.
 type sink interface {
 	// dest returns the destination of a game of the class that
-	// RunOptions.Where selects or not; it may be discard.
+	// pipeline.Options.Where selects or not; it may be discard.
 	dest(class int, selected bool) int
 	// write appends b to destination d, which is not discard.
 	write(d int, b []byte) error
@@ -32,34 +31,11 @@ type Summary struct {
 	// Selected counts the games selected (Filter) or written to the files
 	// of a number (Splitter).
 	Selected int64
-	// ByClass counts the games of each class that RunOptions.Where
+	// ByClass counts the games of each class that pipeline.Options.Where
 	// selects (all, without a Where).
 	ByClass [Classes]int64
-	// Unselected counts the games RunOptions.Where does not select.
+	// Unselected counts the games pipeline.Options.Where does not select.
 	Unselected int64
-}
-
-// RunOptions say how to run a Filter or Splitter and where its reports
-// go.
-type RunOptions struct {
-	// Jobs is the number of goroutines classifying games; 0 means one per
-	// core.
-	Jobs int
-	// Warn, if set, receives every problem of the input, in input order:
-	// the reader's, then the start tags'.
-	Warn func(*pgn.ParseError)
-	// Progress, if set, receives the number of games in each finished
-	// batch.
-	Progress func(games int)
-	// Where, if set, narrows the selection: a Filter selects the games
-	// its Selector selects and Where matches; a Splitter writes only the
-	// games Where matches, and leaves the others out. nil narrows
-	// nothing.
-	Where *where.Expr
-	// Flush, if set, is called when the games read before the input went
-	// idle have been handled (see pgn.NewReader), for what was written of
-	// them to go out before more input comes.
-	Flush func() error
 }
 
 // router carries what links the games of a run across batches and across
@@ -76,7 +52,7 @@ func newRouter() router { return router{last: -1} }
 // the games on its workers; routing and writing happen on the calling
 // goroutine. selected reports which destinations count as selected in the
 // Summary.
-func (rt *router) run(ctx context.Context, r *pgn.Reader, opts RunOptions, s sink, selected func(d int) bool) error {
+func (rt *router) run(ctx context.Context, r *pgn.Reader, opts pipeline.Options, s sink, selected func(d int) bool) error {
 	emit := func(it *pipeline.Item[struct{}]) error {
 		raw := it.Game.Raw
 		class := Class(&it.Class)
@@ -105,7 +81,7 @@ func (rt *router) run(ctx context.Context, r *pgn.Reader, opts RunOptions, s sin
 		rt.last = d
 		return rt.write(s, d, raw)
 	}
-	return pipeline.Run(ctx, r, pipeline.Options(opts), pipeline.Job[struct{}]{Emit: emit}, &rt.sum.Tally)
+	return pipeline.Run(ctx, r, opts, pipeline.Job[struct{}]{Emit: emit}, &rt.sum.Tally)
 }
 
 func (rt *router) write(s sink, d int, b []byte) error {
@@ -154,9 +130,11 @@ func NewFilter(sel *Selector, selected, rejected io.Writer) *Filter {
 
 // Run filters every game of r, classifying on up to opts.Jobs goroutines
 // while keeping the input's order, and reports to opts.Warn and
-// opts.Progress one call at a time, in input order. Run may be called
-// once per input; call Close after the last.
-func (f *Filter) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
+// opts.Progress one call at a time, in input order. opts.Where narrows the
+// selection: the Filter selects the games its Selector selects and Where
+// matches (Criteria.Invert inverts both together). Run may be called once
+// per input; call Close after the last.
+func (f *Filter) Run(ctx context.Context, r *pgn.Reader, opts pipeline.Options) error {
 	return f.rt.run(ctx, r, opts, f, func(d int) bool { return d == toSelected })
 }
 

@@ -104,7 +104,7 @@ type Criteria struct {
 // selects nothing; make one with New. It is safe for concurrent use.
 type Selector struct {
 	want   [Classes]bool
-	invert bool // Criteria.Invert, which also inverts RunOptions.Where
+	invert bool // Criteria.Invert, which also inverts pipeline.Options.Where
 }
 
 // New compiles the criteria. Numbers out of range in c.SPs are ignored.

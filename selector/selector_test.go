@@ -13,6 +13,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -182,7 +183,7 @@ func TestFilterFlags(t *testing.T) {
 			var sel, rej bytes.Buffer
 			f := NewFilter(New(tc.c), &sel, &rej)
 			r := pgn.NewReader(bytes.NewReader(input))
-			if err := f.Run(context.Background(), r, RunOptions{Jobs: 2}); err != nil {
+			if err := f.Run(context.Background(), r, pipeline.Options{Jobs: 2}); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.Close(); err != nil {
@@ -344,7 +345,7 @@ func TestFilterPartition(t *testing.T) {
 					var sel, rej bytes.Buffer
 					f := NewFilter(New(c), &sel, &rej)
 					r := newReader(input, maxGame)
-					if err := f.Run(context.Background(), r, RunOptions{Jobs: jobs}); err != nil {
+					if err := f.Run(context.Background(), r, pipeline.Options{Jobs: jobs}); err != nil {
 						t.Fatal(err)
 					}
 					if err := f.Close(); err != nil {
@@ -380,7 +381,7 @@ func TestFilterRealdataCounts(t *testing.T) {
 		{Criteria{DFRC: true, Invert: true}, 0},
 	} {
 		f := NewFilter(New(tc.c), io.Discard, nil)
-		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), pipeline.Options{Jobs: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if s := f.Summary(); s.Games != 10 || s.Selected != int64(tc.want) {
@@ -395,7 +396,7 @@ func TestFilterBlankOnly(t *testing.T) {
 	for _, c := range []Criteria{{}, {Invert: true}} {
 		var sel, rej bytes.Buffer
 		f := NewFilter(New(c), &sel, &rej)
-		if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader("\n\n  \n")), RunOptions{Jobs: 1}); err != nil {
+		if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader("\n\n  \n")), pipeline.Options{Jobs: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {
@@ -425,7 +426,7 @@ func TestFilterLeadingBlank(t *testing.T) {
 		var sel, rej bytes.Buffer
 		f := NewFilter(New(Criteria{DFRC: true}), &sel, &rej)
 		for _, in := range tc.inputs {
-			if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(in)), RunOptions{Jobs: 1}); err != nil {
+			if err := f.Run(context.Background(), pgn.NewReader(strings.NewReader(in)), pipeline.Options{Jobs: 1}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -447,7 +448,7 @@ func TestFilterWarnings(t *testing.T) {
 	f := NewFilter(New(Criteria{}), io.Discard, nil)
 	r := pgn.NewReader(bytes.NewReader(input))
 	r.Name = "mixed.pgn"
-	if err := f.Run(context.Background(), r, RunOptions{Jobs: 3, Warn: func(p *pgn.ParseError) { got = append(got, p.Error()) }}); err != nil {
+	if err := f.Run(context.Background(), r, pipeline.Options{Jobs: 3, Warn: func(p *pgn.ParseError) { got = append(got, p.Error()) }}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -486,7 +487,7 @@ func TestFilterSummary(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := NewFilter(New(tc.c), io.Discard, nil)
-			if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), RunOptions{Jobs: 2}); err != nil {
+			if err := f.Run(context.Background(), pgn.NewReader(bytes.NewReader(input)), pipeline.Options{Jobs: 2}); err != nil {
 				t.Fatal(err)
 			}
 			s := f.Summary()
@@ -511,7 +512,7 @@ func TestContinuedFollows(t *testing.T) {
 	var sel, rej bytes.Buffer
 	f := NewFilter(New(Criteria{DFRC: true}), &sel, &rej)
 	r := newReader(input, 4096)
-	if err := f.Run(context.Background(), r, RunOptions{Jobs: 2}); err != nil {
+	if err := f.Run(context.Background(), r, pipeline.Options{Jobs: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if sel.String() != huge || rej.String() != small+small {

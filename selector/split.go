@@ -17,6 +17,7 @@ import (
 	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // Default file name patterns, one per numbering.
@@ -261,15 +262,16 @@ func (s *Splitter) makeNames() error {
 func (s *Splitter) FileName(class int) string { return s.names[class] }
 
 // Run splits every game of r, classifying on up to opts.Jobs goroutines
-// while keeping the input's order, and reports as Filter.Run does. Run may
-// be called once per input; call Close after the last, also after an
-// error, to write out the games held in memory.
+// while keeping the input's order, and reports as Filter.Run does. With
+// opts.Where set, only the games it matches are written; the others are
+// left out. Run may be called once per input; call Close after the last,
+// also after an error, to write out the games held in memory.
 //
 // When r fails, its last game ends where the reading stopped, so it is
 // not written to the file of its class but appended to IncompleteFile
 // (with the compression of the others), and a warning wrapping
 // ErrCutShort names it and its line.
-func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, opts RunOptions) error {
+func (s *Splitter) Run(ctx context.Context, r *pgn.Reader, opts pipeline.Options) error {
 	s.holding = true
 	err := s.rt.run(ctx, r, opts, s, func(d int) bool { return d >= 0 && d < numbering.Count })
 	s.holding = false
@@ -299,7 +301,7 @@ func (s *Splitter) release() error {
 
 // keepIncomplete appends the held game to the file of games cut short
 // and warns about it.
-func (s *Splitter) keepIncomplete(r *pgn.Reader, opts RunOptions) error {
+func (s *Splitter) keepIncomplete(r *pgn.Reader, opts pipeline.Options) error {
 	b := s.held
 	s.held = s.held[:0]
 	path := filepath.Join(s.opts.Dir, s.incomplete)
@@ -357,7 +359,7 @@ func (s *Splitter) Close() error {
 
 // Flush writes the games held in memory to their files, for a reader of
 // the files to see them: a live feed's games, when the input has gone idle
-// (RunOptions.Flush). The last game written is written too: the input has
+// (pipeline.Options.Flush). The last game written is written too: the input has
 // gone on past it, so it was not cut short. A compressed file keeps what
 // its compressor holds until Close.
 func (s *Splitter) Flush() error {

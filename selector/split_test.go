@@ -17,6 +17,7 @@ import (
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -32,7 +33,7 @@ func split(t *testing.T, opts SplitOptions, tiny bool, maxGame int, inputs ...[]
 		s.chunk, s.budget = 1<<10, 8<<10
 	}
 	for _, in := range inputs {
-		if err := s.Run(context.Background(), newReader(in, maxGame), RunOptions{Jobs: 3}); err != nil {
+		if err := s.Run(context.Background(), newReader(in, maxGame), pipeline.Options{Jobs: 3}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -381,7 +382,7 @@ func TestSplitCutShort(t *testing.T) {
 			r.Name = "games.pgn.gz"
 			var warnings []*pgn.ParseError
 			reported := 0
-			err = s.Run(context.Background(), r, RunOptions{Jobs: 2, Warn: func(e *pgn.ParseError) {
+			err = s.Run(context.Background(), r, pipeline.Options{Jobs: 2, Warn: func(e *pgn.ParseError) {
 				reported++
 				if errors.Is(e, ErrCutShort) {
 					warnings = append(warnings, e)
@@ -545,7 +546,7 @@ func TestSplitAbort(t *testing.T) {
 			} else {
 				r = newReader(bytes.Repeat(first, 3), 0)
 			}
-			s.Run(context.Background(), r, RunOptions{Jobs: 2})
+			s.Run(context.Background(), r, pipeline.Options{Jobs: 2})
 			if len(snapshot(t, dir)) == 0 {
 				t.Fatal("the run wrote nothing to abort")
 			}
@@ -596,7 +597,7 @@ func TestSplitEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Run(context.Background(), newReader(all, 0), RunOptions{Jobs: 2}); err != nil {
+			if err := s.Run(context.Background(), newReader(all, 0), pipeline.Options{Jobs: 2}); err != nil {
 				t.Fatal(err)
 			}
 			err = s.End(tt.err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // TestReportColumns checks the CSV and Markdown of a choice of columns
@@ -84,7 +85,7 @@ func backwards(s []string) []string {
 
 // runOver counts the games of data into s on one worker.
 func runOver(s *Stats, data []byte) error {
-	return Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), s, RunOptions{Jobs: 1})
+	return Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), s, pipeline.Options{Jobs: 1})
 }
 
 // csvTables writes rep as CSV and reads back its tables, which a blank

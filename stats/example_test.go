@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/stats"
 )
 
@@ -31,7 +32,7 @@ func Example() {
 `
 	var s stats.Stats
 	r := pgn.NewReader(strings.NewReader(archive))
-	if err := stats.Run(context.Background(), r, &s, stats.RunOptions{Jobs: 1}); err != nil {
+	if err := stats.Run(context.Background(), r, &s, pipeline.Options{Jobs: 1}); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -61,7 +62,7 @@ func ExampleReport_Columns() {
 `
 	var s stats.Stats
 	r := pgn.NewReader(strings.NewReader(archive))
-	if err := stats.Run(context.Background(), r, &s, stats.RunOptions{Jobs: 1}); err != nil {
+	if err := stats.Run(context.Background(), r, &s, pipeline.Options{Jobs: 1}); err != nil {
 		fmt.Println(err)
 		return
 	}

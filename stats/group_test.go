@@ -16,6 +16,7 @@ import (
 	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/where"
 )
 
@@ -34,7 +35,7 @@ func countWhere(t testing.TB, data []byte, expr string, groupBy []string, jobs i
 		}
 	}
 	r := pgn.NewReader(bytes.NewReader(data))
-	if err := Run(context.Background(), r, &s, RunOptions{Jobs: jobs, Where: sel}); err != nil {
+	if err := Run(context.Background(), r, &s, pipeline.Options{Jobs: jobs, Where: sel}); err != nil {
 		t.Fatal(err)
 	}
 	return &s
@@ -221,7 +222,7 @@ func TestTooManyGroups(t *testing.T) {
 	if err := s.SetGroupBy([]string{"White"}); err != nil {
 		t.Fatal(err)
 	}
-	err := Run(context.Background(), pgn.NewReader(strings.NewReader(text.String())), &s, RunOptions{Jobs: 2})
+	err := Run(context.Background(), pgn.NewReader(strings.NewReader(text.String())), &s, pipeline.Options{Jobs: 2})
 	if !errors.Is(err, ErrTooManyGroups) {
 		t.Errorf("Run over %d players = %v, want %v", MaxGroups+1, err, ErrTooManyGroups)
 	}
@@ -313,7 +314,7 @@ func BenchmarkRunWhere(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var s Stats
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &s, RunOptions{Jobs: 1, Where: sel}); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &s, pipeline.Options{Jobs: 1, Where: sel}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -385,7 +386,7 @@ func TestGroupLatin1(t *testing.T) {
 	if err := s.SetGroupBy([]string{"Event"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &s, RunOptions{Jobs: 1}); err != nil {
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &s, pipeline.Options{Jobs: 1}); err != nil {
 		t.Fatal(err)
 	}
 	var csvOut, jsonOut bytes.Buffer

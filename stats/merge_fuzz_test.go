@@ -7,6 +7,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // FuzzMergeEqualsOneRun cuts an archive in two at a game and counts each
@@ -42,7 +43,7 @@ func FuzzMergeEqualsOneRun(f *testing.F) {
 			if err := s.SetGroupBy(groupBy); err != nil {
 				t.Fatal(err)
 			}
-			if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(b)), &s, RunOptions{Jobs: 2}); err != nil {
+			if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(b)), &s, pipeline.Options{Jobs: 2}); err != nil {
 				t.Fatal(err)
 			}
 			return &s

@@ -3,34 +3,16 @@ package stats
 import (
 	"context"
 
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
-	"github.com/frctool/frctool/where"
+	"github.com/frctool/frctool/pipeline"
 )
 
-// RunOptions say how to run the count and where its reports go.
-type RunOptions struct {
-	// Jobs is the number of goroutines examining games; 0 means one per
-	// core.
-	Jobs int
-	// Warn, if set, receives every problem of the input, in input order.
-	Warn func(*pgn.ParseError)
-	// Progress, if set, receives the number of games in each finished
-	// batch.
-	Progress func(games int)
-	// Where, if set, selects the games to count; the others are read and
-	// tallied as games but not counted. nil counts every game.
-	Where *where.Expr
-	// Flush, if set, is called when the games read before the input went
-	// idle have been handled (see pgn.NewReader), for what was written of
-	// them to go out before more input comes.
-	Flush func() error
-}
-
 // Run counts every game of r into s, examining games on up to opts.Jobs
-// goroutines and reporting one game at a time, in input order. Run can be
-// called again with the same s for further inputs.
-func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts RunOptions) error {
+// goroutines and reporting one game at a time, in input order. A game
+// opts.Where does not select is read and tallied as a game (Totals) but
+// counted nowhere else; a nil Where counts every game. Run can be called
+// again with the same s for further inputs.
+func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts pipeline.Options) error {
 	job := pipeline.Job[Game]{
 		NewWorker: func() func(it *pipeline.Item[Game], out []byte) []byte {
 			return func(it *pipeline.Item[Game], out []byte) []byte {
@@ -54,5 +36,5 @@ func Run(ctx context.Context, r *pgn.Reader, s *Stats, opts RunOptions) error {
 			return s.count(&it.Value)
 		},
 	}
-	return pipeline.Run(ctx, r, pipeline.Options(opts), job, &s.Totals)
+	return pipeline.Run(ctx, r, opts, job, &s.Totals)
 }

@@ -119,7 +119,7 @@ type Stats struct {
 	// reported: the summary line every frctool command prints.
 	Totals startpos.Tally
 	// Selected counts the games the count was about: those
-	// RunOptions.Where selected, every game without it. Only they enter
+	// pipeline.Options.Where selected, every game without it. Only they enter
 	// the rows.
 	Selected int64
 

@@ -20,6 +20,7 @@ import (
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -34,7 +35,7 @@ func count(t testing.TB, data []byte, jobs int) (*Stats, []*pgn.ParseError) {
 	var warnings []*pgn.ParseError
 	r := pgn.NewReader(bytes.NewReader(data))
 	r.Name = "games.pgn"
-	if err := Run(context.Background(), r, &s, RunOptions{Jobs: jobs, Warn: func(p *pgn.ParseError) { warnings = append(warnings, p) }}); err != nil {
+	if err := Run(context.Background(), r, &s, pipeline.Options{Jobs: jobs, Warn: func(p *pgn.ParseError) { warnings = append(warnings, p) }}); err != nil {
 		t.Fatal(err)
 	}
 	return &s, warnings
@@ -489,7 +490,7 @@ func TestPartialGame(t *testing.T) {
 			r := pgn.NewReader(strings.NewReader(tt.data))
 			r.MaxGameSize = 1 << 10
 			var s Stats
-			if err := Run(context.Background(), r, &s, RunOptions{Jobs: 1}); err != nil {
+			if err := Run(context.Background(), r, &s, pipeline.Options{Jobs: 1}); err != nil {
 				t.Fatal(err)
 			}
 			if c := s.SP[0]; c != tt.want0 {
@@ -640,7 +641,7 @@ func TestRunWorkersCountAlike(t *testing.T) {
 	one, _ := count(t, append(append([]byte{}, headers...), lichess...), 1)
 	var two Stats
 	for _, data := range [][]byte{headers, lichess} {
-		if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &two, RunOptions{Jobs: 4}); err != nil {
+		if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), &two, pipeline.Options{Jobs: 4}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -37,7 +38,7 @@ func BenchmarkBuild(b *testing.B) {
 				if f, err = NewForest(Options{}); err != nil {
 					b.Fatal(err)
 				}
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{Jobs: jobs}); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, pipeline.Options{Jobs: jobs}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -73,7 +74,7 @@ func benchmarkWrite(b *testing.B, data []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{}); err != nil {
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, pipeline.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	var rows int64

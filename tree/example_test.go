@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/tree"
 )
 
@@ -29,7 +30,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, tree.RunOptions{}); err != nil {
+	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, pipeline.Options{}); err != nil {
 		panic(err)
 	}
 	for _, t := range f.Trees() {
@@ -57,7 +58,7 @@ func ExampleForest_WriteTable() {
 		panic(err)
 	}
 	games := "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n"
-	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, tree.RunOptions{}); err != nil {
+	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, pipeline.Options{}); err != nil {
 		panic(err)
 	}
 	if err := f.WriteTable(os.Stdout, tree.WalkOptions{}); err != nil {
@@ -77,7 +78,7 @@ func ExampleForest_WriteTableWithin() {
 		panic(err)
 	}
 	games := "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n"
-	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, tree.RunOptions{}); err != nil {
+	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, pipeline.Options{}); err != nil {
 		panic(err)
 	}
 	left, err := f.WriteTableWithin(os.Stdout, tree.WalkOptions{}, 60)

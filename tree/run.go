@@ -10,30 +10,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
-	"github.com/frctool/frctool/where"
+	"github.com/frctool/frctool/pipeline"
 )
-
-// RunOptions say how Run runs and where its reports go.
-type RunOptions struct {
-	// Jobs is the number of goroutines replaying games, and at most the
-	// number adding them to the trees (one per store, each a share of
-	// the trees); 0 means one per core.
-	Jobs int
-	// Warn, if set, receives every problem of the input, in input order.
-	Warn func(*pgn.ParseError)
-	// Progress, if set, receives the number of games in each finished
-	// batch.
-	Progress func(games int)
-	// Where, if set, selects the games to add; the others are read and
-	// tallied but not replayed. nil takes every game.
-	Where *where.Expr
-	// Flush, if set, is called when the games read before the input went
-	// idle have been handled (see pgn.NewReader), for what was written of
-	// them to go out before more input comes.
-	Flush func() error
-}
 
 // walked is a worker's result for one game.
 type walked struct {
@@ -45,9 +24,11 @@ type walked struct {
 
 // Run adds every game of r that opts.Where selects to the forest's
 // trees, replaying games on up to opts.Jobs goroutines and adding them in
-// input order. It can be called again with the same forest for further
+// input order, on at most as many goroutines again (one per store, each a
+// share of the trees). A game not selected is read and tallied but not
+// replayed. It can be called again with the same forest for further
 // inputs.
-func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
+func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts pipeline.Options) error {
 	// Pointers into the store's chunks are used below (see newArena).
 	defer runtime.KeepAlive(f)
 	// A line's steps go back to the walkers once added: a game's line
@@ -94,7 +75,7 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts RunOptions) error {
 			return err
 		},
 	}
-	err := pipeline.Run(ctx, r, pipeline.Options(opts), job, &f.Totals)
+	err := pipeline.Run(ctx, r, opts, job, &f.Totals)
 	if sh != nil {
 		sh.stop()
 	}

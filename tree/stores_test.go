@@ -9,6 +9,7 @@ import (
 
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // TestStoresAddUp builds the same forest with its trees in one store and
@@ -60,7 +61,7 @@ func buildIn(t *testing.T, data []byte, opts Options, jobs, stores int) *Forest 
 	for range stores {
 		f.stores = append(f.stores, newStore())
 	}
-	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{Jobs: jobs}); err != nil {
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, pipeline.Options{Jobs: jobs}); err != nil {
 		t.Fatal(err)
 	}
 	// Roots are never pruned: a bound below them leaves only them.
@@ -109,7 +110,7 @@ func TestRunAllocatesNothingPerGame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, RunOptions{Jobs: jobs}); err != nil {
+			if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, pipeline.Options{Jobs: jobs}); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -17,6 +17,7 @@ import (
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
 )
@@ -41,7 +42,7 @@ func build(t testing.TB, data []byte, opts Options, jobs int) (*Forest, []string
 	var warnings []string
 	r := pgn.NewReader(bytes.NewReader(data))
 	r.Name = "small.pgn"
-	err = Run(context.Background(), r, f, RunOptions{Jobs: jobs, Warn: func(p *pgn.ParseError) { warnings = append(warnings, p.Error()) }})
+	err = Run(context.Background(), r, f, pipeline.Options{Jobs: jobs, Warn: func(p *pgn.ParseError) { warnings = append(warnings, p.Error()) }})
 	if err != nil {
 		t.Fatal(err)
 	}

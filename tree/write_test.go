@@ -18,6 +18,7 @@ import (
 
 	"github.com/frctool/frctool/internal/archivegen"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // TestAppendJSONFixed holds appendJSONFixed to strconv's shortest digits
@@ -350,7 +351,7 @@ func TestRenderReusesBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Headers}, 256<<10)
-	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), f, RunOptions{}); err != nil {
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), f, pipeline.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	trees := len(f.Trees())

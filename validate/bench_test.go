@@ -8,6 +8,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // BenchmarkRun validates about 8 MB of real games and reports the
@@ -23,7 +24,7 @@ func BenchmarkRun(b *testing.B) {
 			var sum Summary
 			for b.Loop() {
 				sum = Summary{}
-				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{Jobs: jobs}, &sum); err != nil {
+				if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{}, pipeline.Options{Jobs: jobs}, &sum); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -32,7 +33,7 @@ func BenchmarkRun(b *testing.B) {
 				b.Fatalf("the benchmark's games do not validate: %s", &sum)
 			}
 			allocs := testing.AllocsPerRun(1, func() {
-				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{Jobs: jobs}, nil)
+				Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), Options{}, pipeline.Options{Jobs: jobs}, nil)
 			})
 			b.ReportMetric(allocs/float64(sum.Games), "allocs/game")
 			b.ReportMetric(float64(sum.Plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/frctool/frctool/fen"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 	"github.com/frctool/frctool/validate"
 )
@@ -32,7 +33,7 @@ func ExampleRun() {
 	r := pgn.NewReader(strings.NewReader(archive))
 	r.Name = "games.pgn"
 	var sum validate.Summary
-	err := validate.Run(context.Background(), r, validate.Options{
+	err := validate.Run(context.Background(), r, validate.Options{}, pipeline.Options{
 		Warn: func(p *pgn.ParseError) { fmt.Println(p) },
 	}, &sum)
 	fmt.Println(&sum, err)

@@ -21,9 +21,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/replay"
 	"github.com/frctool/frctool/startpos"
@@ -37,26 +37,11 @@ var ErrResult = errors.New("wrong result")
 // unknown or cannot be played from, or it is too large to hold.
 var ErrNotChecked = errors.New("not checked")
 
-// Options say what to replay and, for Run, how to run and where reports
-// go.
+// Options say what to replay.
 type Options struct {
 	// Variations replays every variation too, each from the position
 	// before the move it is an alternative to.
 	Variations bool
-
-	// Jobs is the number of goroutines Run validates on; 0 means one per
-	// core.
-	Jobs int
-	// Warn, if set, receives every problem Run finds, in input order: the
-	// reader's, the start tags' and the replay's.
-	Warn func(*pgn.ParseError)
-	// Progress, if set, receives the number of games Run finished, batch
-	// by batch.
-	Progress func(games int)
-	// Flush, if set, is called when the games read before the input went
-	// idle have been validated (see pgn.NewReader), for what was written of
-	// them to go out before more input comes.
-	Flush func() error
 }
 
 // Result is what validating one game found.
@@ -244,10 +229,12 @@ func (s *Summary) String() string {
 	return str
 }
 
-// Run validates every game of r on up to opts.Jobs goroutines, reporting
-// in input order. sum, if not nil, accumulates the counts, also across
-// several calls to Run.
-func Run(ctx context.Context, r *pgn.Reader, opts Options, sum *Summary) error {
+// Run validates every game of r as opts say, on up to run.Jobs
+// goroutines, reporting in input order: run.Warn receives the reader's
+// problems, the start tags' and the replay's. Every game is validated:
+// run.Where is not consulted. sum, if not nil, accumulates the counts,
+// also across several calls to Run.
+func Run(ctx context.Context, r *pgn.Reader, opts Options, run pipeline.Options, sum *Summary) error {
 	if sum == nil {
 		sum = new(Summary)
 	}
@@ -265,5 +252,6 @@ func Run(ctx context.Context, r *pgn.Reader, opts Options, sum *Summary) error {
 			return nil
 		},
 	}
-	return pipeline.Run(ctx, r, pipeline.Options{Jobs: opts.Jobs, Warn: opts.Warn, Progress: opts.Progress, Flush: opts.Flush}, job, &sum.Tally)
+	run.Where = nil
+	return pipeline.Run(ctx, r, run, job, &sum.Tally)
 }

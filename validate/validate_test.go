@@ -12,6 +12,7 @@ import (
 
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
 )
@@ -33,8 +34,7 @@ func validateFile(t *testing.T, path string, opts Options, jobs int) (Summary, [
 		texts = append(texts, p.Error())
 		problems = append(problems, p)
 	}
-	opts.Jobs, opts.Warn = jobs, warn
-	if err := Run(context.Background(), r, opts, &sum); err != nil {
+	if err := Run(context.Background(), r, opts, pipeline.Options{Jobs: jobs, Warn: warn}, &sum); err != nil {
 		t.Fatal(err)
 	}
 	return sum, texts, problems
@@ -245,11 +245,11 @@ func TestNotCheckable(t *testing.T) {
 			var sum Summary
 			var problems []*pgn.ParseError
 			var texts []string
-			opts := Options{Jobs: 1, Warn: func(p *pgn.ParseError) {
+			run := pipeline.Options{Jobs: 1, Warn: func(p *pgn.ParseError) {
 				problems = append(problems, p)
 				texts = append(texts, p.Error())
 			}}
-			if err := Run(context.Background(), r, opts, &sum); err != nil {
+			if err := Run(context.Background(), r, Options{}, run, &sum); err != nil {
 				t.Fatal(err)
 			}
 			if got := sum.String(); got != tt.summary {

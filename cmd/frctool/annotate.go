@@ -99,7 +99,6 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	run := a.options()
-	opts.Jobs, opts.Warn, opts.Progress, opts.Flush = run.Jobs, run.Warn, run.Progress, run.Flush
 	var sum annotate.Summary
 	if inPlace {
 		for _, name := range a.names {
@@ -118,7 +117,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 			if b := cmd.String("backup"); b != "" {
 				out.SetBackup(in.Name + b)
 			}
-			return writeAll(ctx, out, annotate.Run(ctx, r, out, opts, &sum))
+			return writeAll(ctx, out, annotate.Run(ctx, r, out, opts, run, &sum))
 		})
 	} else {
 		out, err2 := stream.Create(cmd.String("output"), cmd.Root().Writer)
@@ -127,7 +126,7 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 		}
 		a.live = append(a.live, out)
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
-			return annotate.Run(ctx, r, out, opts, &sum)
+			return annotate.Run(ctx, r, out, opts, run, &sum)
 		})
 		err = writeAll(ctx, out, err)
 	}

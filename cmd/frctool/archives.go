@@ -17,9 +17,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v3"
 
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/where"
 )
 

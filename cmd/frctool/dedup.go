@@ -101,7 +101,7 @@ func runDedup(ctx context.Context, cmd *cli.Command) error {
 		err = dedupTwice(ctx, a, d)
 	} else {
 		err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-			return d.Run(ctx, r, dedup.RunOptions(a.options()))
+			return d.Run(ctx, r, a.options())
 		})
 	}
 	if err == nil {
@@ -144,7 +144,7 @@ func dedupTwice(ctx context.Context, a *archives, d *dedup.Deduper) error {
 			os.Remove(tmp)
 		}
 	}()
-	opts := dedup.RunOptions(a.options())
+	opts := a.options()
 	opts.Progress = nil // the bar's rate counts the second pass
 	err := a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
 		name := a.names[len(again)+a.failedCount()]
@@ -187,7 +187,7 @@ func dedupTwice(ctx context.Context, a *archives, d *dedup.Deduper) error {
 		if orig, ok := shown[in.Name]; ok {
 			r.Name = orig
 		}
-		return d.Run(ctx, r, dedup.RunOptions(a.options()))
+		return d.Run(ctx, r, a.options())
 	})
 }
 

@@ -131,7 +131,7 @@ func runExport(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
-		return w.Run(ctx, r, in.Name, export.RunOptions(a.options()))
+		return w.Run(ctx, r, in.Name, a.options())
 	})
 	if err == nil {
 		err = w.Close()

@@ -128,7 +128,7 @@ func runFilter(ctx context.Context, cmd *cli.Command) error {
 	}
 	f := selector.NewFilter(selector.New(c), out, rw)
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-		return f.Run(ctx, r, selector.RunOptions(a.options()))
+		return f.Run(ctx, r, a.options())
 	})
 	if err == nil {
 		err = f.Close()

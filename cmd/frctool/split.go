@@ -101,7 +101,7 @@ func runSplit(ctx context.Context, cmd *cli.Command) error {
 		}
 		return err
 	}
-	opts := selector.RunOptions(a.options())
+	opts := a.options()
 	opts.Flush = s.Flush // a live feed's games reach their files as they come
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
 		return s.Run(ctx, r, opts)

@@ -187,7 +187,7 @@ func runStats(ctx context.Context, cmd *cli.Command) error {
 		err = mergeStats(ctx, a, &s, withDFRC, cmd.IsSet("group-by"))
 	} else {
 		err = a.each(ctx, func(in *stream.Input, r *pgn.Reader) error {
-			return stats.Run(ctx, r, &s, stats.RunOptions(a.options()))
+			return stats.Run(ctx, r, &s, a.options())
 		})
 	}
 	switch {

@@ -165,7 +165,7 @@ func runTree(ctx context.Context, cmd *cli.Command) error {
 		}
 	} else {
 		err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-			return tree.Run(ctx, r, f, tree.RunOptions(a.options()))
+			return tree.Run(ctx, r, f, a.options())
 		})
 	}
 	if err != nil {

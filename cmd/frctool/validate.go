@@ -44,10 +44,10 @@ func runValidate(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	run := a.options()
-	opts := validate.Options{Variations: cmd.Bool("variations"), Jobs: run.Jobs, Warn: run.Warn, Progress: run.Progress, Flush: run.Flush}
+	opts := validate.Options{Variations: cmd.Bool("variations")}
 	var sum validate.Summary
 	err = a.each(ctx, func(_ *stream.Input, r *pgn.Reader) error {
-		return validate.Run(ctx, r, opts, &sum)
+		return validate.Run(ctx, r, opts, run, &sum)
 	})
 	a.summary("validate: %s", &sum)
 	if err != nil {

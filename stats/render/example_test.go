@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/stats"
 	"github.com/frctool/frctool/stats/render"
 )
@@ -16,7 +17,7 @@ import (
 func ExampleFitColumns() {
 	const archive = "[Result \"1-0\"]\n\n1. e4 1-0\n\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n"
 	var s stats.Stats
-	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(archive)), &s, stats.RunOptions{Jobs: 1}); err != nil {
+	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(archive)), &s, pipeline.Options{Jobs: 1}); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/frctool/frctool/internal/browsertest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/stats"
 )
 
@@ -54,7 +55,7 @@ func TestGroupedPageInBrowser(t *testing.T) {
 	if err := s.SetGroupBy([]string{"speed"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(groupedGames())), &s, stats.RunOptions{Jobs: 1}); err != nil {
+	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(groupedGames())), &s, pipeline.Options{Jobs: 1}); err != nil {
 		t.Fatal(err)
 	}
 	var page bytes.Buffer

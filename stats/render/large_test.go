@@ -13,6 +13,7 @@ import (
 
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 	"github.com/frctool/frctool/stats"
 )
@@ -39,7 +40,7 @@ func eventGames(t *testing.T, groups int) *stats.Stats {
 	if err := s.SetGroupBy([]string{"Event"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(text.String())), &s, stats.RunOptions{Jobs: 1}); err != nil {
+	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(text.String())), &s, pipeline.Options{Jobs: 1}); err != nil {
 		t.Fatal(err)
 	}
 	return &s
@@ -207,7 +208,7 @@ func TestReportChartUsesReportRows(t *testing.T) {
 	if err := s.SetGroupBy([]string{"Event"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), &s, stats.RunOptions{Jobs: 1}); err != nil {
+	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), &s, pipeline.Options{Jobs: 1}); err != nil {
 		t.Fatal(err)
 	}
 	draw := func(f func(*bytes.Buffer) error) string {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/stats"
 )
 
@@ -22,7 +23,7 @@ func fixture(t *testing.T) *stats.Stats {
 	}
 	defer f.Close()
 	var s stats.Stats
-	if err := stats.Run(context.Background(), pgn.NewReader(f), &s, stats.RunOptions{Jobs: 1}); err != nil {
+	if err := stats.Run(context.Background(), pgn.NewReader(f), &s, pipeline.Options{Jobs: 1}); err != nil {
 		t.Fatal(err)
 	}
 	return &s
@@ -235,7 +236,7 @@ func TestHTMLGroupMenuCounts(t *testing.T) {
 			if err := s.SetGroupBy([]string{"Event"}); err != nil {
 				t.Fatal(err)
 			}
-			if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(tc.games)), &s, stats.RunOptions{Jobs: 1}); err != nil {
+			if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(tc.games)), &s, pipeline.Options{Jobs: 1}); err != nil {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer

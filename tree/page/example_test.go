@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/tree"
 	"github.com/frctool/frctool/tree/page"
 )
@@ -19,7 +20,7 @@ func ExampleWrite() {
 	if err != nil {
 		panic(err)
 	}
-	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, tree.RunOptions{}); err != nil {
+	if err := tree.Run(context.Background(), pgn.NewReader(strings.NewReader(games)), f, pipeline.Options{}); err != nil {
 		panic(err)
 	}
 	var out bytes.Buffer

@@ -13,6 +13,7 @@ import (
 
 	"github.com/frctool/frctool/internal/browsertest"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/tree"
 )
 
@@ -27,7 +28,7 @@ func fixtureForest(t *testing.T) *tree.Forest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tree.Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, tree.RunOptions{Jobs: 1}); err != nil {
+	if err := tree.Run(context.Background(), pgn.NewReader(bytes.NewReader(data)), f, pipeline.Options{Jobs: 1}); err != nil {
 		t.Fatal(err)
 	}
 	return f

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/frctool/frctool/internal/pipeline"
 	"github.com/frctool/frctool/pgn"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/frctool/frctool/startpos"
 )
 

@@ -1,12 +1,15 @@
 // Package pipeline runs a per-game job over a stream of PGN games: it
 // reads the games in batches on worker goroutines that take turns at
 // reading, classifies each one (startpos.Classify), runs the job on it,
-// and gives the results back in input order, with the problems reported, the progress counted and the
-// games tallied by the kind of their start.
+// and gives the results back in input order, with the problems reported,
+// the progress counted and the games tallied by the kind of their start.
 //
 // Every frctool job (annotate, validate, stats, filter, split and the
-// rest) is a Job run by Run, so that they batch, order, report and count
-// in one way.
+// rest) is a Job run by Run, and each job's own Run takes the Options
+// here, so that they batch, order, report and count in one way. A job of
+// your own runs the same way: its worker's function looks at one game at
+// a time, on any of the workers, and Emit sees the games one at a time in
+// input order (see the example).
 package pipeline
 
 import (
