@@ -23,7 +23,10 @@ type Game struct {
 	// Tags are the tag pairs of the tag section, in order of appearance.
 	Tags []Tag
 	// Problems found while splitting: unterminated comments and tags,
-	// binary bytes, a missing result. The game is still complete in Raw.
+	// binary bytes, a missing result, in the order of their lines; then
+	// those of the game as a whole, at its first line: its being too large
+	// to hold, and how many more malformed tags it has than were reported
+	// one by one. The game is still complete in Raw.
 	Problems []*ParseError
 
 	// Partial is set when the game exceeded Reader.MaxGameSize: Raw holds

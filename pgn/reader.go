@@ -27,6 +27,7 @@ package pgn
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -561,8 +562,16 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 		}
 		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(p.off), Err: p.err})
 	}
-	if more := g.badTags - maxTagProblems; more > 0 {
-		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: g.Line, Err: fmt.Errorf("%w: %d more in this game", ErrUnterminatedTag, more)})
+	if mayHoldNUL && !g.Partial && !g.Continued {
+		if i := bytes.IndexByte(raw, 0); i >= 0 {
+			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: ErrNUL})
+		}
+	}
+	// The NUL is looked for after the scan, its line maybe before the
+	// scanner's problems: sorted, the lines rise, as a reader of the
+	// reports expects.
+	if len(g.Problems) > 1 {
+		slices.SortStableFunc(g.Problems, func(a, b *ParseError) int { return cmp.Compare(a.Line, b.Line) })
 	}
 	switch {
 	case g.Continued:
@@ -571,11 +580,6 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 	case g.Partial:
 		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: g.Line, Err: fmt.Errorf("%w: over %d bytes; passed through in parts, unexamined", ErrGameTooLarge, n)})
 	default:
-		if mayHoldNUL {
-			if i := bytes.IndexByte(raw, 0); i >= 0 {
-				g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(i), Err: ErrNUL})
-			}
-		}
 		// The marker is looked for once, here, and kept for the
 		// commands that read it (Game.TerminationMarker). A line ends
 		// with a line feed here, lone CRs being swapped for them.
@@ -587,6 +591,11 @@ func buildGame(g *Game, raw, vals []byte, spans []tagSpan, probs []problem, mayH
 		if len(mt) > 0 && g.marker < 0 && hasMoves(mt) && !reported(g.Problems, ErrUnterminatedComment) {
 			g.Problems = append(g.Problems, &ParseError{File: g.file, Line: lineAt(lastNonSpace(raw)), Err: ErrNoResult})
 		}
+	}
+	// After the problems of single lines, in the order of their lines:
+	// this one is of the game as a whole, as is its size above.
+	if more := g.badTags - maxTagProblems; more > 0 {
+		g.Problems = append(g.Problems, &ParseError{File: g.file, Line: g.Line, Err: fmt.Errorf("%w: %d more in this game", ErrUnterminatedTag, more)})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -571,5 +572,45 @@ func TestContinuedTagLines(t *testing.T) {
 	}
 	if continued == 0 {
 		t.Fatal("no game was continued: the test reads nothing it means to")
+	}
+}
+
+// TestProblemsInLineOrder: a game's problems come in the order of their
+// lines, the NUL (looked for after the scan) among them, and after them
+// those of the game as a whole, at its first line.
+func TestProblemsInLineOrder(t *testing.T) {
+	tests := []struct {
+		name, input string
+		want        []string // each problem as "line: error"
+	}{
+		{"NUL before a comment left open",
+			"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5\n2. \x00 Nf3\n3. Nc3 {open\n4. d3\n\n[Event \"b\"]\n\n1. d4 *\n",
+			[]string{"5: binary data: NUL byte", "6: unterminated comment: '{' not closed before the next game's tags"}},
+		{"NUL after a broken tag",
+			"[Event \"a\"]\n[Site\n[Result \"*\"]\n\n1. e4 \x00 *\n",
+			[]string{`2: malformed tag pair: "[Site"`, "5: binary data: NUL byte"}},
+		{"NUL before a broken tag",
+			"[Event \"\x00\"]\n[Site\n[Result \"*\"]\n\n1. e4 *\n",
+			[]string{"1: binary data: NUL byte", `2: malformed tag pair: "[Site"`}},
+		{"more broken tags than reported, and a NUL",
+			"[Event \"a\"]\n" + strings.Repeat("[\n", maxTagProblems+2) + "\n1. \x00 e4 *\n",
+			append(func() (w []string) {
+				for i := range maxTagProblems {
+					w = append(w, fmt.Sprintf(`%d: malformed tag pair: "["`, i+2))
+				}
+				return w
+			}(), fmt.Sprintf("%d: binary data: NUL byte", maxTagProblems+5), "1: malformed tag pair: 2 more in this game")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games := readAll(t, tt.input, func(r io.Reader) io.Reader { return r }, 0)
+			var got []string
+			for _, p := range games[0].Problems {
+				got = append(got, fmt.Sprintf("%d: %v", p.Line, p.Err))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }
