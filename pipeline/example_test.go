@@ -60,3 +60,52 @@ func Example() {
 	// unknown: 1
 	// 4 games, 2 identified (2 distinct SPs), 0 DFRC, 1 other start position, 1 unknown, 0 warnings
 }
+
+// A job of one's own: each worker reads a tag of its games, and Emit adds
+// up what the workers found, one game at a time in input order.
+func ExampleRun() {
+	const input = `[Variant "Chess960"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"]
+[Result "1-0"]
+
+1. e4 1-0
+
+[Variant "Chess960"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"]
+[Result "1/2-1/2"]
+
+1. e4 e5 1/2-1/2
+
+[Variant "Chess960"]
+[Result "0-1"]
+
+1. d4 0-1
+`
+	decisive := map[int]int{}
+	job := pipeline.Job[bool]{
+		NewWorker: func() func(it *pipeline.Item[bool], out []byte) []byte {
+			return func(it *pipeline.Item[bool], out []byte) []byte {
+				result, _ := it.Game.Tag("Result")
+				it.Value = string(result) == "1-0" || string(result) == "0-1"
+				return out
+			}
+		},
+		Emit: func(it *pipeline.Item[bool]) error {
+			if sp, ok := it.Class.Start.SP(); ok && it.Value {
+				decisive[sp]++
+			}
+			return nil
+		},
+	}
+	var tally startpos.Tally
+	r := pgn.NewReader(strings.NewReader(input))
+	if err := pipeline.Run(context.Background(), r, pipeline.Options{}, job, &tally); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("decisive games from SP 0:", decisive[0])
+	fmt.Println("decisive games from SP 518:", decisive[518])
+	// Output:
+	// decisive games from SP 0: 1
+	// decisive games from SP 518: 1
+}
