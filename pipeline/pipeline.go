@@ -9,7 +9,9 @@
 // here, so that they batch, order, report and count in one way. A job of
 // your own runs the same way: its worker's function looks at one game at
 // a time, on any of the workers, and Emit sees the games one at a time in
-// input order (see the example).
+// input order (see the example). Read what you need of a game's tags in
+// the worker's function and keep it in Item.Value: by the time Emit sees
+// the item, the worker has let go of its tags (Game.Tags is nil).
 package pipeline
 
 import (
