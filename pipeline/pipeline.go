@@ -17,8 +17,10 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 
 	"github.com/frctool/frctool/pgn"
@@ -140,10 +142,75 @@ type batch[T any] struct {
 	ends  []int // end of each item's output in out
 	out   []byte
 	work  func(it *Item[T], out []byte) []byte
+	at    int // the item being worked on or emitted, -1 between them
+}
+
+// PanicError is what Run panics with when a job's function (its worker's,
+// Emit, Output.Write, Options.Warn and the rest) or the reading panicked
+// on one of the run's goroutines. A panic on a goroutine of its own would
+// end the program there and then; Run instead stops its other goroutines
+// and panics again on the calling goroutine, with the game it happened on,
+// so that the caller's deferred functions run (a program removes its
+// temporary files there) and a recover there sees it, as if the run had
+// been one goroutine. With one job, where everything runs on the calling
+// goroutine, Run panics with a PanicError too.
+type PanicError struct {
+	// Value is what the function panicked with.
+	Value any
+	// Stack is the stack of the goroutine that panicked, taken as it
+	// panicked, so that it shows the function that did.
+	Stack []byte
+	// Game is the game being worked on or emitted, or nil when the panic
+	// came from reading or from the work on a whole batch.
+	Game *pgn.Game
+}
+
+// Error returns "file:line: game N: panic: value", or "panic: value" when
+// no game was at hand.
+func (e *PanicError) Error() string {
+	if e.Game == nil {
+		return fmt.Sprintf("panic: %v", e.Value)
+	}
+	return e.Game.Problem(e.Game.Line, fmt.Errorf("game %d: panic: %v", e.Game.Index, e.Value)).Error()
+}
+
+// Unwrap returns Value when it is an error, such as a runtime.Error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// repanic, deferred while b's items are worked on or emitted, turns a
+// panic into a PanicError naming the game b.at. One from a run nested in
+// the job passes through as it is.
+func (b *batch[T]) repanic() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	p, ok := v.(*PanicError)
+	if !ok {
+		p = &PanicError{Value: v, Stack: debug.Stack()}
+		if b.at >= 0 && b.at < len(b.games.Games) {
+			p.Game = &b.games.Games[b.at]
+		}
+	}
+	panic(p)
+}
+
+// asPanic makes v, recovered from a panic outside any game's work, a
+// PanicError.
+func asPanic(v any) *PanicError {
+	if p, ok := v.(*PanicError); ok {
+		return p
+	}
+	return &PanicError{Value: v, Stack: debug.Stack()}
 }
 
 // do runs the job's worker over the batch's games.
 func (b *batch[T]) do(job *Job[T], sel *where.Expr) {
+	b.at = -1
+	defer b.repanic()
 	if b.work == nil && job.NewWorker != nil {
 		b.work = job.NewWorker()
 	}
@@ -161,6 +228,7 @@ func (b *batch[T]) do(job *Job[T], sel *where.Expr) {
 	b.items, b.ends = b.items[:n], b.ends[:n]
 	b.out = b.out[:0]
 	for i := range b.games.Games {
+		b.at = i
 		it := &b.items[i]
 		var zero T
 		g := &b.games.Games[i]
@@ -179,6 +247,7 @@ func (b *batch[T]) do(job *Job[T], sel *where.Expr) {
 		}
 		b.ends[i] = len(b.out)
 	}
+	b.at = -1
 	start := 0
 	for i := range b.items {
 		b.items[i].Out = b.out[start:b.ends[i]:b.ends[i]]
@@ -198,8 +267,10 @@ func (b *batch[T]) dropTags() {
 // emit reports and tallies the batch's items in order and hands them to
 // the job.
 func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error {
+	defer b.repanic()
 	games := 0
 	for i := range b.items {
+		b.at = i
 		it := &b.items[i]
 		problems := len(it.Game.Problems) + len(it.Class.Problems) + len(it.Problems)
 		if opts.Warn != nil && problems > 0 {
@@ -219,6 +290,7 @@ func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error
 			}
 		}
 	}
+	b.at = -1
 	if opts.Progress != nil {
 		opts.Progress(games)
 	}
@@ -257,10 +329,17 @@ func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error
 //
 // Run stops at the first error from reading, from the job or from
 // writing, or when ctx is done, and returns that error; the end of the
-// input is not an error.
+// input is not an error. A panic in the job or the reading, on any of
+// the run's goroutines, stops the run too, and Run panics with it on the
+// calling goroutine as a *PanicError, once the others have stopped.
 func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally) error {
 	jobs, n := plan(opts.jobs(), r.MaxGameSize)
 	if jobs <= 1 {
+		defer func() {
+			if v := recover(); v != nil {
+				panic(asPanic(v))
+			}
+		}()
 		var b batch[T]
 		for {
 			if err := ctx.Err(); err != nil {
@@ -328,11 +407,12 @@ type link struct {
 
 // source is how a run fills its slots: read runs in input order, one
 // call at a time; prepare runs on the slot's worker before the job and
-// reports whether the job is to run on the slot; stop tells the run,
-// after the slot's items were emitted, to read no further.
+// reports whether the job is to run on the slot, giving up any wait once
+// ended is closed; stop tells the run, after the slot's items were
+// emitted, to read no further.
 type source[T any] interface {
 	read(s *slot[T]) error
-	prepare(s *slot[T]) bool
+	prepare(s *slot[T], ended <-chan struct{}) bool
 	stop(s *slot[T]) bool
 }
 
@@ -373,11 +453,17 @@ func (p *parts[T]) read(s *slot[T]) error {
 
 // prepare scans the part, then waits for the part before to learn how
 // many games came before and whether all cuts so far were right; the job
-// runs only if they were.
-func (p *parts[T]) prepare(s *slot[T]) bool {
+// runs only if they were. Once the run has ended nothing more is emitted,
+// and the part before may never be scanned (its worker panicked), so the
+// wait ends with the run.
+func (p *parts[T]) prepare(s *slot[T], ended <-chan struct{}) bool {
 	games, complete := s.games.ScanPart()
 	spin(func() bool { return closed(s.prev.done) })
-	<-s.prev.done
+	select {
+	case <-s.prev.done:
+	case <-ended:
+		return false
+	}
 	ok := s.prev.ok
 	s.link.games, s.link.ok = s.prev.games+games, ok && complete
 	close(s.link.done)
@@ -412,8 +498,8 @@ func (b *batches[T]) read(s *slot[T]) error {
 	return b.r.ReadBatch(&s.games, BatchSize)
 }
 
-func (b *batches[T]) prepare(*slot[T]) bool { return true }
-func (b *batches[T]) stop(*slot[T]) bool    { return false }
+func (b *batches[T]) prepare(*slot[T], <-chan struct{}) bool { return true }
+func (b *batches[T]) stop(*slot[T]) bool                     { return false }
 
 // runSlots runs the job over the slots src fills, on jobs goroutines, the
 // caller's among them, each with n/jobs slots of its own.
@@ -439,6 +525,9 @@ func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *start
 	}
 	rl.work(n / jobs)
 	wg.Wait()
+	if rl.panic != nil {
+		panic(rl.panic)
+	}
 	switch {
 	case rl.err != nil:
 		return nil, nil, false, rl.err
@@ -478,6 +567,7 @@ type relay[T any] struct {
 	emitted int        // turns taken at emitting
 	waiting []*slot[T] // slots worked on, waiting for their turn, by turn modulo its length
 	err     error
+	panic   *PanicError // the first panic on any worker
 	stopped *slot[T]
 	later   []*pgn.Batch
 	ended   chan struct{} // closed when the run ends early: an error, or src's stop
@@ -486,6 +576,11 @@ type relay[T any] struct {
 // work reads, works on and emits slots until reading ends or the run
 // does.
 func (rl *relay[T]) work(slots int) {
+	defer func() {
+		if v := recover(); v != nil {
+			rl.fail(asPanic(v))
+		}
+	}()
 	home := make(chan *slot[T], slots)
 	for range slots {
 		s := &slot[T]{home: home}
@@ -515,7 +610,7 @@ func (rl *relay[T]) work(slots int) {
 			return
 		}
 		s.games.TagMemory = &tags
-		if s.skip = !rl.src.prepare(s); !s.skip {
+		if s.skip = !rl.src.prepare(s, rl.ended); !s.skip {
 			s.work = work
 			s.do(rl.job, rl.opts.Where)
 			work = s.work
@@ -523,6 +618,23 @@ func (rl *relay[T]) work(slots int) {
 		s.dropTags()
 		rl.finish(turn, s)
 	}
+}
+
+// fail ends the run after a panic on a worker: nothing more is read,
+// worked on or emitted, the other workers return, and runSlots panics
+// with p once they have. The panicking worker's locks were let go of as
+// the panic unwound their holders.
+func (rl *relay[T]) fail(p *PanicError) {
+	rl.emitMu.Lock()
+	defer rl.emitMu.Unlock()
+	if rl.panic == nil {
+		rl.panic = p
+	}
+	if rl.err == nil && rl.stopped == nil {
+		rl.err = p
+		close(rl.ended)
+	}
+	rl.cancel()
 }
 
 // readSlot fills s from src in the next turn to read, and returns the

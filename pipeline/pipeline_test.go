@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -555,3 +558,262 @@ func TestRunCallsOneAtATime(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// errBoom is the value the panicking jobs below panic with.
+var errBoom = errors.New("boom")
+
+// boom panics: a function of its own, so that the stack names it.
+func boom() { panic(errBoom) }
+
+// panicReader reads r until after bytes have been read, then panics.
+type panicReader struct {
+	r     *strings.Reader
+	after int
+	read  int
+}
+
+func (p *panicReader) Read(b []byte) (int, error) {
+	if p.read >= p.after {
+		boom()
+	}
+	n, err := p.r.Read(b[:min(len(b), 4096)])
+	p.read += n
+	return n, err
+}
+
+// runPanicking runs job over input, read in parts or not, and returns
+// what Run panicked with, failing the test if it returned instead or if
+// goroutines of the run outlive it.
+func runPanicking(t *testing.T, in io.Reader, jobs int, parts bool, opts Options, job Job[string]) any {
+	t.Helper()
+	defer func(p bool, n int) { readInParts, partSize = p, n }(readInParts, partSize)
+	readInParts, partSize = parts, 1000 // many parts, so that workers take turns
+	before := runtime.NumGoroutine()
+	var v any
+	func() {
+		defer func() { v = recover() }()
+		opts.Jobs = jobs
+		var tally startpos.Tally
+		err := Run(context.Background(), pgn.NewReader(in), opts, job, &tally)
+		t.Fatalf("Run returned %v, want a panic", err)
+	}()
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 100 {
+			t.Fatalf("%d goroutines after the run, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return v
+}
+
+// TestRunPanics: a panic in a job's function, or in the reading, on
+// whichever goroutine, comes out of Run on the caller's as a PanicError
+// naming the game it happened on, with the stack where it happened, and
+// no goroutine of the run is left behind.
+func TestRunPanics(t *testing.T) {
+	input := games(3000)
+	all, err := pgn.NewReader(strings.NewReader(input)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first game with a problem reported past line 5000, where Warn
+	// panics below.
+	warned := 0
+	for i := range all {
+		c := startpos.Classify(&all[i])
+		for _, p := range append(all[i].Problems, c.Problems...) {
+			if p.Line > 5000 && warned == 0 {
+				warned = all[i].Index
+			}
+		}
+	}
+	nested := &PanicError{Value: "inner"}
+	onEvent := func(e string, f func()) func(it *Item[string], out []byte) []byte {
+		return func(it *Item[string], out []byte) []byte {
+			if it.Value = event(it.Game); it.Value == e {
+				f()
+			}
+			return append(out, it.Value...)
+		}
+	}
+	tests := []struct {
+		name      string
+		in        func() io.Reader
+		opts      Options
+		job       Job[string]
+		game      int    // the game named, 0 for none
+		message   string // what Error returns after the game's line
+		sameValue any    // when set, what Run must panic with, as it is
+	}{
+		{
+			name: "worker",
+			job:  Job[string]{NewWorker: func() func(*Item[string], []byte) []byte { return onEvent("1700", boom) }},
+			game: 1701, message: "game 1701: panic: boom",
+		},
+		{
+			name: "runtime error in a worker",
+			job: Job[string]{NewWorker: func() func(*Item[string], []byte) []byte {
+				var empty []int
+				return onEvent("2000", func() { _ = empty[len(empty)] })
+			}},
+			game: 2001, message: "game 2001: panic: runtime error: index out of range [0] with length 0",
+		},
+		{
+			name: "emit",
+			job: Job[string]{
+				NewWorker: func() func(*Item[string], []byte) []byte { return onEvent("", func() {}) },
+				Emit: func(it *Item[string]) error {
+					if it.Value == "2999" {
+						boom()
+					}
+					return nil
+				},
+			},
+			game: 3000, message: "game 3000: panic: boom",
+		},
+		{
+			name: "warn",
+			opts: Options{Warn: func(p *pgn.ParseError) {
+				if p.Line > 5000 {
+					boom()
+				}
+			}},
+			job:  Job[string]{},
+			game: warned, message: fmt.Sprintf("game %d: panic: boom", warned),
+		},
+		{
+			name: "output",
+			job: Job[string]{
+				NewWorker: func() func(*Item[string], []byte) []byte { return onEvent("", func() {}) },
+				Output: writerFunc(func(p []byte) (int, error) {
+					boom()
+					return 0, nil
+				}),
+			},
+			message: "panic: boom",
+		},
+		{
+			name:    "reading",
+			in:      func() io.Reader { return &panicReader{r: strings.NewReader(input), after: 200_000} },
+			job:     Job[string]{NewWorker: func() func(*Item[string], []byte) []byte { return onEvent("", func() {}) }},
+			message: "panic: boom",
+		},
+		{
+			name: "a nested run's panic",
+			job: Job[string]{NewWorker: func() func(*Item[string], []byte) []byte {
+				return onEvent("1500", func() { panic(nested) })
+			}},
+			message: "panic: inner", sameValue: nested,
+		},
+	}
+	for _, tc := range tests {
+		for _, jobs := range []int{1, 2} {
+			for _, parts := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s jobs %d parts %v", tc.name, jobs, parts), func(t *testing.T) {
+					in := io.Reader(strings.NewReader(input))
+					if tc.in != nil {
+						in = tc.in()
+					}
+					v := runPanicking(t, in, jobs, parts, tc.opts, tc.job)
+					p, ok := v.(*PanicError)
+					if !ok {
+						t.Fatalf("Run panicked with %T %v, want a *PanicError", v, v)
+					}
+					if tc.sameValue != nil {
+						if v != tc.sameValue {
+							t.Fatalf("Run panicked with %v, want the nested run's PanicError as it was", v)
+						}
+						return
+					}
+					want := tc.message
+					if tc.game != 0 {
+						want = fmt.Sprintf("line %d: %s", all[tc.game-1].Line, want)
+					}
+					if got := p.Error(); got != want {
+						t.Errorf("Error() = %q, want %q", got, want)
+					}
+					switch {
+					case tc.game == 0 && p.Game != nil:
+						t.Errorf("the panic names game %d, want none", p.Game.Index)
+					case tc.game != 0 && (p.Game == nil || p.Game.Index != tc.game):
+						t.Errorf("the panic names game %v, want %d", p.Game, tc.game)
+					}
+					if tc.game != 0 && !bytes.HasPrefix(p.Game.Raw, fmt.Appendf(nil, "[Event \"%d\"]", tc.game-1)) {
+						t.Errorf("the game named starts %q", p.Game.Raw[:min(len(p.Game.Raw), 20)])
+					}
+					if !bytes.Contains(p.Stack, []byte("pipeline.boom(")) && tc.name != "runtime error in a worker" {
+						t.Errorf("the stack does not show the function that panicked:\n%s", p.Stack)
+					}
+					var re runtime.Error
+					if tc.name == "runtime error in a worker" && !errors.As(p, &re) {
+						t.Errorf("errors.As does not find the runtime.Error in %v", p)
+					}
+					if tc.name != "runtime error in a worker" && !errors.Is(p, errBoom) {
+						t.Errorf("errors.Is does not find the value in %v", p)
+					}
+				})
+			}
+		}
+	}
+}
+
+// panicSource is a source that panics in prepare on its slot number at,
+// before the part is scanned, once the part after it has been read (or a
+// second has passed), so that the worker with that part waits for a scan
+// that never comes.
+type panicSource[T any] struct {
+	source[T]
+	at    int
+	count atomic.Int64
+	mu    sync.Mutex
+	slots map[*slot[T]]int
+}
+
+func (p *panicSource[T]) read(s *slot[T]) error {
+	if err := p.source.read(s); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.slots[s] = int(p.count.Add(1)) - 1
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *panicSource[T]) prepare(s *slot[T], ended <-chan struct{}) bool {
+	p.mu.Lock()
+	n := p.slots[s]
+	p.mu.Unlock()
+	if n == p.at {
+		for i := 0; i < 100 && p.count.Load() <= int64(p.at+1); i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		boom()
+	}
+	return p.source.prepare(s, ended)
+}
+
+// TestRunPanicBeforeScan: when a worker panics before its part is
+// scanned, the worker with the next part, waiting for that scan, stops
+// too, and the run panics rather than hanging.
+func TestRunPanicBeforeScan(t *testing.T) {
+	defer func(n int) { partSize = n }(partSize)
+	partSize = 1000
+	r := pgn.NewReader(strings.NewReader(games(3000)))
+	head := &link{done: make(chan struct{}), ok: true}
+	close(head.done)
+	src := &panicSource[int]{source: &parts[int]{r: r, prev: head}, at: 7, slots: map[*slot[int]]int{}}
+	done := make(chan any)
+	go func() {
+		defer func() { done <- recover() }()
+		var tally startpos.Tally
+		runSlots(context.Background(), Options{}, Job[int]{}, &tally, 2, 4, source[int](src))
+	}()
+	select {
+	case v := <-done:
+		if p, ok := v.(*PanicError); !ok || !errors.Is(p, errBoom) {
+			t.Fatalf("runSlots panicked with %v, want the source's panic", v)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run hangs after a worker panicked before its part was scanned")
+	}
+}
