@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -605,6 +606,69 @@ func TestOutputThatCannotBeMade(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "c.svg")); err == nil {
 				t.Errorf("the chart was written")
+			}
+			assertNoTempFiles(t, dir)
+		})
+	}
+}
+
+// panicWriter panics on every write, as a bug would somewhere in a run.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("stdout exploded") }
+
+// TestPanicReported: a panic, on a worker of a run or on the command's own
+// goroutine, is reported as an internal error with its stack, exit status
+// 1, and the files being written are left as they were, with no temporary
+// file behind.
+func TestPanicReported(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.pgn")
+	// Far more than an output's buffer, so that filter writes to stdout
+	// from the run's workers, not only when it ends.
+	if err := os.WriteFile(big, bytes.Repeat([]byte(oneGame+"\n"), 20000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := writeGame(t, dir, "g.pgn")
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		first *regexp.Regexp // stderr's first line
+		files []string       // files that exist before, and must be as they were after
+	}{
+		{
+			// filter writes a game as Emit sees it: the game is named.
+			"on a worker", []string{"filter", "-q", "-j", "2", "--sp", "0-959", big, "--rejects", filepath.Join(dir, "rejects.pgn")},
+			regexp.MustCompile(`^frctool: internal error: \S+/big\.pgn:\d+: game \d+: panic: stdout exploded\n`), []string{"rejects.pgn"},
+		},
+		{
+			"on the command's goroutine", []string{"stats", "-q", small, "--html", filepath.Join(dir, "page.html")},
+			regexp.MustCompile(`^frctool: internal error: panic: stdout exploded\n`), []string{"page.html"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, f := range tc.files {
+				os.WriteFile(filepath.Join(dir, f), []byte("as it was"), 0o644)
+			}
+			var stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"frctool"}, tc.args...), strings.NewReader(""), panicWriter{}, &stderr)
+			msg := stderr.String()
+			if code != exitFailure {
+				t.Errorf("exit %d, want %d", code, exitFailure)
+			}
+			if !tc.first.MatchString(msg) {
+				t.Errorf("stderr begins %q, want it to match %s", msg[:min(len(msg), 120)], tc.first)
+			}
+			if !strings.Contains(msg, "panicWriter.Write(") {
+				t.Errorf("stderr does not show the stack of the panic:\n%s", msg)
+			}
+			if !strings.HasSuffix(msg, "please report it with the command, the message above and, if you can, the game it names\n") {
+				t.Errorf("stderr ends %q", msg[max(0, len(msg)-120):])
+			}
+			for _, f := range tc.files {
+				if b, err := os.ReadFile(filepath.Join(dir, f)); string(b) != "as it was" {
+					t.Errorf("%s holds %q (%v), want it as it was", f, b, err)
+				}
 			}
 			assertNoTempFiles(t, dir)
 		})

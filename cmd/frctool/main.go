@@ -17,6 +17,7 @@ import (
 
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/internal/words"
+	"github.com/frctool/frctool/pipeline"
 	"github.com/urfave/cli/v3"
 )
 
@@ -58,7 +59,8 @@ const (
 
 // run is main without the process: it takes the arguments and the three
 // standard streams and returns the exit status, so tests can call it.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer catchPanic(stderr, &code)
 	app := newApp()
 	if f, ok := stdout.(*os.File); ok {
 		// The commands write through errWriter, in which stream cannot
@@ -102,6 +104,31 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "frctool: %v\n", err)
 		return exitFailure
 	}
+}
+
+// catchPanic, deferred, reports a panic (a bug in frctool) with its
+// stack and the game it happened on, removes the temporary files of the
+// outputs being written, which the panic kept their Aborts from removing,
+// and sets the exit status to 1. The files under the outputs' names are
+// left as they were, as after any other failure. A panic on a worker of
+// a run reaches it too: pipeline.Run panics again on the calling
+// goroutine.
+func catchPanic(stderr io.Writer, code *int) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	stream.RemoveTemporaries()
+	var msg string
+	var stack []byte
+	if p, ok := v.(*pipeline.PanicError); ok {
+		msg, stack = p.Error(), p.Stack
+	} else {
+		msg, stack = fmt.Sprintf("panic: %v", v), debug.Stack()
+	}
+	fmt.Fprintf(stderr, "frctool: internal error: %s\n\n%s\n", msg, stack)
+	fmt.Fprintln(stderr, "frctool: this is a bug in frctool: please report it with the command, the message above and, if you can, the game it names")
+	*code = exitFailure
 }
 
 // errWriter keeps the first error writing to stdout (a full disk, a

@@ -654,3 +654,44 @@ func openPipe(t *testing.T, ctx context.Context, written string) (*Input, *os.Fi
 	t.Cleanup(func() { in.Close() })
 	return in, w
 }
+
+// TestRemoveTemporaries: after a panic, which skips every Abort, the
+// temporary files of the outputs being written are removed, the files
+// under their names are left as they were, and committed outputs stay.
+func TestRemoveTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	committed := filepath.Join(dir, "done.pgn")
+	existing := filepath.Join(dir, "old.pgn")
+	fresh := filepath.Join(dir, "new.csv.gz")
+	if err := os.WriteFile(existing, []byte("old games"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var outs []*Output
+	for _, n := range []string{committed, existing, fresh} {
+		o, err := Create(n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(o, "written by "+filepath.Base(n))
+		outs = append(outs, o)
+	}
+	if err := outs[0].Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if tmp := tempFiles(t, dir); len(tmp) != 2 {
+		t.Fatalf("temporary files before: %v, want two", tmp)
+	}
+	RemoveTemporaries()
+	if tmp := tempFiles(t, dir); len(tmp) != 0 {
+		t.Errorf("temporary files left: %v", tmp)
+	}
+	for name, want := range map[string]string{committed: "written by done.pgn", existing: "old games"} {
+		if b, err := os.ReadFile(name); err != nil || string(b) != want {
+			t.Errorf("%s holds %q (%v), want %q", filepath.Base(name), b, err, want)
+		}
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s: %v, want it never made", filepath.Base(fresh), err)
+	}
+	RemoveTemporaries() // nothing left: a no-op
+}

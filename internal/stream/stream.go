@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -731,7 +732,41 @@ func newAtomicFile(name, path string, old os.FileInfo, perm os.FileMode) (*Atomi
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &AtomicFile{File: f, target: path, perm: perm, old: old}, nil
+	a := &AtomicFile{File: f, target: path, perm: perm, old: old}
+	temporaries.Lock()
+	temporaries.files[a] = struct{}{}
+	temporaries.Unlock()
+	return a, nil
+}
+
+// temporaries are the atomic files neither committed nor aborted yet.
+var temporaries = struct {
+	sync.Mutex
+	files map[*AtomicFile]struct{}
+}{files: map[*AtomicFile]struct{}{}}
+
+// RemoveTemporaries aborts every AtomicFile neither committed nor aborted
+// yet: their temporary files are removed and their targets left as they
+// were. A program calls it when it recovers from a panic, which skipped
+// the Aborts its error paths would have made.
+func RemoveTemporaries() {
+	temporaries.Lock()
+	live := make([]*AtomicFile, 0, len(temporaries.files))
+	for a := range temporaries.files {
+		live = append(live, a)
+	}
+	temporaries.Unlock()
+	for _, a := range live {
+		a.Abort()
+	}
+}
+
+// settled takes a out of the temporaries, committed or aborted.
+func (a *AtomicFile) settled() {
+	a.done = true
+	temporaries.Lock()
+	delete(temporaries.files, a)
+	temporaries.Unlock()
 }
 
 // Commit syncs the data to disk, and renames the file over the target.
@@ -783,7 +818,7 @@ func (a *AtomicFile) publish() error {
 	if err := os.Rename(a.File.Name(), a.target); err != nil {
 		return a.fail(err)
 	}
-	a.done = true
+	a.settled()
 	// The rename itself is durable only once the directory is synced.
 	if d, err := os.Open(filepath.Dir(a.target)); err == nil {
 		d.Sync()
@@ -802,7 +837,7 @@ func (a *AtomicFile) Abort() {
 	if a.done {
 		return
 	}
-	a.done = true
+	a.settled()
 	a.File.Close()
 	os.Remove(a.File.Name())
 }
