@@ -7,12 +7,14 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/frctool/frctool/internal/csvfield"
+	"github.com/frctool/frctool/pipeline"
 )
 
 // Columns are the columns of WriteCSV and WriteTable, one row per move of
@@ -157,7 +159,8 @@ func (p *pieces) buffer() []byte {
 // core at once, since working out positions and moves in SAN costs more
 // than reading the games did; at most two trees per core are under way,
 // each with a few pieces waiting to be written, so memory stays bounded
-// however large the trees.
+// however large the trees. A panic in fn comes out of render on the
+// calling goroutine, as a *pipeline.PanicError, once the others stop.
 func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, m *walkMemory, dst []byte, p *pieces) ([]byte, error)) error {
 	trees := f.Trees()
 	workers := min(runtime.GOMAXPROCS(0), max(len(trees), 1))
@@ -193,9 +196,19 @@ func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, m
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var r *result
+			// A panic here would end the program before the caller
+			// could remove its temporary files: it becomes the tree's
+			// error, and render panics with it once the workers stop.
+			defer func() {
+				if v := recover(); v != nil && r != nil {
+					r.err = &pipeline.PanicError{Value: v, Stack: debug.Stack()}
+					close(r.out)
+				}
+			}()
 			var m walkMemory
 			for i := range todo {
-				r := &results[i]
+				r = &results[i]
 				buf, err := fn(i, trees[i], &m, r.buffer(), &r.pieces)
 				if r.err = err; err == nil && len(buf) > 0 {
 					r.err = r.send(buf)
@@ -209,6 +222,7 @@ func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, m
 					}
 				}
 				close(r.out)
+				r = nil
 			}
 		}()
 	}
@@ -234,6 +248,9 @@ func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, m
 	}
 	close(quit)
 	wg.Wait()
+	if p, ok := err.(*pipeline.PanicError); ok {
+		panic(p)
+	}
 	return err
 }
 

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/frctool/frctool/internal/archivegen"
@@ -468,3 +470,54 @@ func TestWriteTableWithin(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderPanics: a panic while a tree is written, on whichever core,
+// comes out of render on the calling goroutine as a pipeline.PanicError
+// with the stack where it happened, instead of ending the program there,
+// and no writer is left behind.
+func TestRenderPanics(t *testing.T) {
+	f, err := NewForest(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Headers}, 64<<10)
+	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), f, pipeline.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	trees := len(f.Trees())
+	if trees < 20 {
+		t.Fatalf("%d trees, too few", trees)
+	}
+	for _, at := range []int{0, 1, trees / 2, trees - 1} {
+		t.Run(fmt.Sprint("tree ", at), func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			var v any
+			func() {
+				defer func() { v = recover() }()
+				err := f.render(bufio.NewWriter(io.Discard), io.Discard, func(i int, _ *Tree, _ *walkMemory, dst []byte, _ *pieces) ([]byte, error) {
+					if i == at {
+						panicInRender()
+					}
+					return append(dst, "row\n"...), nil
+				})
+				t.Fatalf("render returned %v, want a panic", err)
+			}()
+			p, ok := v.(*pipeline.PanicError)
+			if !ok {
+				t.Fatalf("render panicked with %T %v, want a *pipeline.PanicError", v, v)
+			}
+			if p.Value != "tree writer exploded" || !bytes.Contains(p.Stack, []byte("tree.panicInRender(")) {
+				t.Errorf("PanicError %v, stack:\n%s", p, p.Stack)
+			}
+			for i := 0; runtime.NumGoroutine() > before; i++ {
+				if i == 100 {
+					t.Fatalf("%d goroutines after render, %d before", runtime.NumGoroutine(), before)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// panicInRender panics: a function of its own, so that the stack names it.
+func panicInRender() { panic("tree writer exploded") }
