@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"runtime/debug"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -16,6 +17,8 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/frctool/frctool/pipeline"
 )
 
 // The Parquet file is written here column by column rather than through
@@ -668,17 +671,31 @@ func (p *pqFile) flush() error {
 	p.slot, p.spareSlot = p.spareSlot, p.slot
 	p.groupRows, p.groupSize = 0, 0
 	p.writing = true
-	go func() { p.done <- p.writeGroup(full, rows) }()
+	go func() {
+		// A panic here would end the program before the caller could
+		// remove its temporary file: wait panics with it instead.
+		defer func() {
+			if v := recover(); v != nil {
+				p.done <- &pipeline.PanicError{Value: v, Stack: debug.Stack()}
+			}
+		}()
+		p.done <- p.writeGroup(full, rows)
+	}()
 	return nil
 }
 
-// wait waits for the row group being written, if one is.
+// wait waits for the row group being written, if one is, and panics
+// again on the caller's goroutine if writing it panicked.
 func (p *pqFile) wait() error {
 	if !p.writing {
 		return nil
 	}
 	p.writing = false
-	return <-p.done
+	err := <-p.done
+	if pe, ok := err.(*pipeline.PanicError); ok {
+		panic(pe)
+	}
+	return err
 }
 
 // writeGroup writes a row group, each column as an optional dictionary

@@ -339,3 +339,50 @@ func TestSchemaOfFile(t *testing.T) {
 		})
 	}
 }
+
+// panicAfter passes on its first n bytes and panics on the write that
+// would go past them.
+type panicAfter struct{ n int }
+
+func (w *panicAfter) Write(b []byte) (int, error) {
+	if len(b) > w.n {
+		panicWriting()
+	}
+	w.n -= len(b)
+	return len(b), nil
+}
+
+// panicWriting panics: a function of its own, so that the stack names it.
+func panicWriting() { panic("parquet output exploded") }
+
+// TestParquetPanic holds that a panic while a row group is written, on the
+// goroutine that writes it, comes out of Run on the calling goroutine as a
+// pipeline.PanicError with the stack where it happened, rather than
+// ending the program there.
+func TestParquetPanic(t *testing.T) {
+	defer func(n int64) { rowGroupBytes = n }(rowGroupBytes)
+	rowGroupBytes = 4 << 10
+	game := []byte("[Event \"e\"]\n[White \"" + strings.Repeat("w", 200) + "\"]\n[Result \"*\"]\n\n*\n\n")
+	in := bytes.Repeat(game, 20000)
+	for _, jobs := range []int{1, 2} {
+		t.Run(fmt.Sprintf("jobs %d", jobs), func(t *testing.T) {
+			w, err := NewWriter(&panicAfter{n: 64 << 10}, Parquet, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			func() {
+				defer func() { v = recover() }()
+				err = w.Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), "in.pgn", pipeline.Options{Jobs: jobs})
+				t.Fatalf("Run returned %v, want a panic", err)
+			}()
+			p, ok := v.(*pipeline.PanicError)
+			if !ok {
+				t.Fatalf("Run panicked with %T %v, want a *pipeline.PanicError", v, v)
+			}
+			if p.Value != "parquet output exploded" || !bytes.Contains(p.Stack, []byte("export.panicWriting(")) || !bytes.Contains(p.Stack, []byte("writeGroup(")) {
+				t.Errorf("PanicError %v, stack:\n%s", p, p.Stack)
+			}
+		})
+	}
+}
