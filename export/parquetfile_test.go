@@ -274,13 +274,20 @@ func (w *stopWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// smallGroups makes row groups of 4 KB for the test, and returns 20,000
+// games that make many of them.
+func smallGroups(t *testing.T) []byte {
+	old := rowGroupBytes
+	t.Cleanup(func() { rowGroupBytes = old })
+	rowGroupBytes = 4 << 10
+	game := []byte("[Event \"e\"]\n[White \"" + strings.Repeat("w", 200) + "\"]\n[Result \"*\"]\n\n*\n\n")
+	return bytes.Repeat(game, 20000)
+}
+
 // TestParquetCanceled holds that a Parquet export stopped half way does
 // not write once Run has returned, though a row group was being written.
 func TestParquetCanceled(t *testing.T) {
-	defer func(n int64) { rowGroupBytes = n }(rowGroupBytes)
-	rowGroupBytes = 4 << 10
-	game := []byte("[Event \"e\"]\n[White \"" + strings.Repeat("w", 200) + "\"]\n[Result \"*\"]\n\n*\n\n")
-	in := bytes.Repeat(game, 20000)
+	in := smallGroups(t)
 	for _, jobs := range []int{1, 2} {
 		t.Run(fmt.Sprintf("jobs %d", jobs), func(t *testing.T) {
 			out := &stopWriter{t: t}
@@ -360,10 +367,7 @@ func panicWriting() { panic("parquet output exploded") }
 // pipeline.PanicError with the stack where it happened, rather than
 // ending the program there.
 func TestParquetPanic(t *testing.T) {
-	defer func(n int64) { rowGroupBytes = n }(rowGroupBytes)
-	rowGroupBytes = 4 << 10
-	game := []byte("[Event \"e\"]\n[White \"" + strings.Repeat("w", 200) + "\"]\n[Result \"*\"]\n\n*\n\n")
-	in := bytes.Repeat(game, 20000)
+	in := smallGroups(t)
 	for _, jobs := range []int{1, 2} {
 		t.Run(fmt.Sprintf("jobs %d", jobs), func(t *testing.T) {
 			w, err := NewWriter(&panicAfter{n: 64 << 10}, Parquet, Options{})

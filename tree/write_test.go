@@ -476,14 +476,7 @@ func TestWriteTableWithin(t *testing.T) {
 // with the stack where it happened, instead of ending the program there,
 // and no writer is left behind.
 func TestRenderPanics(t *testing.T) {
-	f, err := NewForest(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Headers}, 64<<10)
-	if err := Run(context.Background(), pgn.NewReader(bytes.NewReader(in)), f, pipeline.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	f, _ := build(t, archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Headers}, 64<<10), Options{}, 0)
 	trees := len(f.Trees())
 	if trees < 20 {
 		t.Fatalf("%d trees, too few", trees)
