@@ -27,6 +27,9 @@ var (
 	// ErrGroupBy is a field that cannot group rows: a position's own
 	// number, which every row already has, or a name given twice.
 	ErrGroupBy = errors.New("cannot group by this field")
+	// ErrGroupedOtherwise is returned by Merge and ReadJSON for counts
+	// grouped by other fields than those they are to be added to.
+	ErrGroupedOtherwise = errors.New("counts grouped otherwise cannot be added up")
 	// ErrTooManyGroups is returned when a count reaches more than
 	// MaxGroups groups.
 	ErrTooManyGroups = errors.New("too many groups")

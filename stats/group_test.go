@@ -287,8 +287,8 @@ func TestGroupedMergeEqualsOneRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	merged := *countWhere(t, data, "", groupBy, 1)
-	if _, err := merged.ReadJSON(&other); !errors.Is(err, ErrGroupBy) {
-		t.Errorf("merging a document grouped by year into one grouped by speed,elo_band: %v, want %v", err, ErrGroupBy)
+	if _, err := merged.ReadJSON(&other); !errors.Is(err, ErrGroupedOtherwise) {
+		t.Errorf("merging a document grouped by year into one grouped by speed,elo_band: %v, want %v", err, ErrGroupedOtherwise)
 	}
 }
 

@@ -40,7 +40,7 @@ type Merged struct {
 // one position or DFRC pair of a group, which WriteJSON never writes:
 // adding both would count games twice. Grouped documents keep their
 // groups apart; empty Stats take the grouping of the first document, and
-// a document grouped otherwise than s is refused (ErrGroupBy). On error
+// a document grouped otherwise than s is refused (ErrGroupedOtherwise). On error
 // s is unchanged.
 //
 // The document is read a row at a time into counts of its own, so that
@@ -196,6 +196,14 @@ func (d *docReader) settle(names []string) error {
 		d.names = []string{}
 	}
 	return nil
+}
+
+// groupedBy says how counts grouped by names are grouped, for a message.
+func groupedBy(names []string) string {
+	if len(names) == 0 {
+		return "not grouped"
+	}
+	return "grouped by " + strings.Join(names, ",")
 }
 
 func listOf(names []string) string {

@@ -485,7 +485,8 @@ func (s *Stats) pair(p Pair) (*Counts, bool) {
 }
 
 // Merge adds the counts of o to s. Both must group by the same fields
-// (ErrGroupBy otherwise); groups stay apart. On error s is unchanged.
+// (ErrGroupedOtherwise otherwise); groups stay apart. On error s is
+// unchanged.
 func (s *Stats) Merge(o *Stats) error { return s.merge(o, false) }
 
 // merge is Merge; with take, o is not used again, and a group s lacks is
@@ -495,7 +496,7 @@ func (s *Stats) Merge(o *Stats) error { return s.merge(o, false) }
 // second, past the collector's soft limit.
 func (s *Stats) merge(o *Stats, take bool) error {
 	if !slices.Equal(s.names, o.names) {
-		return fmt.Errorf("%w: counts grouped by %q and by %q cannot be added up", ErrGroupBy, s.names, o.names)
+		return fmt.Errorf("%w: the counts so far are %s, these are %s", ErrGroupedOtherwise, groupedBy(s.names), groupedBy(o.names))
 	}
 	if len(s.groups)+len(o.groups) > MaxGroups {
 		n := len(s.groups)

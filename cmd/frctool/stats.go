@@ -284,9 +284,9 @@ func mergeStats(ctx context.Context, a *archives, s *stats.Stats, withDFRC, grou
 			return fmt.Errorf("%s: %w; --merge reads what frctool stats --format json writes", in.Name, err)
 		case errors.Is(err, stats.ErrFiltered):
 			return fmt.Errorf("%s: %w; count it again without --min-games", in.Name, err)
-		case errors.Is(err, stats.ErrGroupBy) && grouped:
+		case errors.Is(err, stats.ErrGroupedOtherwise) && grouped:
 			return fmt.Errorf("%s: %w; merge documents counted with the same --group-by, or leave --group-by out", in.Name, err)
-		case errors.Is(err, stats.ErrGroupBy):
+		case errors.Is(err, stats.ErrGroupedOtherwise):
 			return fmt.Errorf("%s: %w; merge documents counted with the same --group-by", in.Name, err)
 		case err != nil:
 			return fmt.Errorf("%s: %w", in.Name, err)

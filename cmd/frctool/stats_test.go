@@ -136,6 +136,23 @@ func TestStatsSplitMerge(t *testing.T) {
 	if _, errs, code := statsRun(t, "", "stats", "--merge", statsFixture); code != 1 || !strings.Contains(errs, "not a JSON document") {
 		t.Errorf("merge of PGN: exit %d, %s", code, errs)
 	}
+	// Documents grouped otherwise are refused, with both groupings named.
+	bySpeed := filepath.Join(dir, "speed.json")
+	if _, errs, code := statsRun(t, "", "stats", "-q", "--group-by", "speed", statsFixture, "-o", bySpeed); code != 0 {
+		t.Fatalf("grouped part: exit %d: %s", code, errs)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--merge", noDFRC, bySpeed}, bySpeed + ": counts grouped otherwise cannot be added up: the counts so far are not grouped, these are grouped by speed; merge documents counted with the same --group-by\n"},
+		{[]string{"--merge", "--group-by", "year", bySpeed}, bySpeed + ": counts grouped otherwise cannot be added up: the counts so far are grouped by year, these are grouped by speed; merge documents counted with the same --group-by, or leave --group-by out\n"},
+	} {
+		out, errs, code := statsRun(t, "", append([]string{"stats", "-q"}, tc.args...)...)
+		if code != 1 || out != "" || errs != "frctool: "+tc.want {
+			t.Errorf("stats %v: exit %d, stdout %q, stderr %q; want 1, nothing and %q", tc.args, code, out, errs, "frctool: "+tc.want)
+		}
+	}
 }
 
 func TestStatsFiles(t *testing.T) {
