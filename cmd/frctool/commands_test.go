@@ -588,6 +588,40 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// TestShellCompletion: the README's completion scripts are printed for
+// each shell, and the completions they ask for list the commands and each
+// command's flags.
+func TestShellCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string // lines or parts of the output
+	}{
+		{[]string{"completion", "bash"}, []string{"complete -o bashdefault -o default -F __frctool_bash_autocomplete frctool"}},
+		{[]string{"completion", "zsh"}, []string{"compdef", "frctool"}},
+		{[]string{"completion", "fish"}, []string{"complete -c frctool"}},
+		{[]string{"--generate-shell-completion"}, []string{"annotate:tag every game", "stats:count results", "validate:replay every game"}},
+		{[]string{"stats", "-", "--generate-shell-completion"}, []string{"--group-by:", "--fdr:", "--merge:"}},
+		{[]string{"filter", "--wh", "--generate-shell-completion"}, []string{"--where:"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			// The library completes the root command from os.Args, as in
+			// the process a shell starts.
+			args := append([]string{"frctool"}, tc.args...)
+			defer func(a []string) { os.Args = a }(os.Args)
+			os.Args = args
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("the output lacks %q:\n%s", w, stdout.String())
+				}
+			}
+		})
+	}
+}
+
 // TestPositionsFixture runs the README's first command on the shipped
 // fixture: every line is readable, so it must exit 0 with one row per line.
 func TestPositionsFixture(t *testing.T) {
