@@ -2,7 +2,9 @@ package pipeline_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/frctool/frctool/pgn"
@@ -108,4 +110,45 @@ func ExampleRun() {
 	// Output:
 	// decisive games from SP 0: 1
 	// decisive games from SP 518: 1
+}
+
+// A panic in a job's worker, whichever goroutine it ran on, comes out of
+// Run on the caller's, where a program can report the game it happened
+// on and clean up before it ends.
+func ExamplePanicError() {
+	const input = `[Event "first"]
+[Result "*"]
+
+*
+
+[Event "second"]
+[Result "*"]
+
+*
+`
+	job := pipeline.Job[struct{}]{
+		NewWorker: func() func(it *pipeline.Item[struct{}], out []byte) []byte {
+			return func(it *pipeline.Item[struct{}], out []byte) []byte {
+				if event, _ := it.Game.Tag("Event"); string(event) == "second" {
+					var moves []string
+					_ = moves[2] // a bug
+				}
+				return out
+			}
+		},
+	}
+	defer func() {
+		if p, ok := recover().(*pipeline.PanicError); ok {
+			fmt.Println(p)
+			var re runtime.Error
+			fmt.Println("a runtime error:", errors.As(p, &re))
+		}
+	}()
+	var tally startpos.Tally
+	r := pgn.NewReader(strings.NewReader(input))
+	r.Name = "games.pgn"
+	_ = pipeline.Run(context.Background(), r, pipeline.Options{Jobs: 2}, job, &tally)
+	// Output:
+	// games.pgn:6: game 2: panic: runtime error: index out of range [2] with length 0
+	// a runtime error: true
 }
