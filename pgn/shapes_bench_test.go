@@ -2,6 +2,7 @@ package pgn_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"runtime"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/pipeline"
+	"github.com/frctool/frctool/startpos"
 )
 
 // shapeSize is the input of each benchmark: large enough to leave the
@@ -99,6 +101,26 @@ func BenchmarkShapesReadPart(b *testing.B) {
 		batch.CountFrom(before)
 		return games, nil
 	})
+}
+
+// BenchmarkShapesRunNothing runs a job that does nothing but count the
+// games on pipeline.Run: the reading, the scan, the making and classifying
+// of every game and the runner, on as many cores as -cpu gives, with no
+// command's work. It is the floor under every archive command.
+func BenchmarkShapesRunNothing(b *testing.B) {
+	for _, shape := range archiveShapes {
+		b.Run(shape.name, func(b *testing.B) {
+			measure(b, shape.data(b), func(r *pgn.Reader) int {
+				games := 0
+				job := pipeline.Job[struct{}]{Emit: func(*pipeline.Item[struct{}]) error { games++; return nil }}
+				var tally startpos.Tally
+				if err := pipeline.Run(context.Background(), r, pipeline.Options{}, job, &tally); err != nil {
+					b.Fatal(err)
+				}
+				return games
+			})
+		})
+	}
 }
 
 // benchmarkBatches measures reading each shape a batch at a time with
