@@ -518,6 +518,11 @@ func TestMatchAllocations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if raceEnabled && strings.Contains(expr, "~") {
+			// regexp takes its matchers from a sync.Pool, which the race
+			// detector empties at random: a match then makes one.
+			continue
+		}
 		if n := testing.AllocsPerRun(100, func() { e.Match(g, &c) }); n != 0 {
 			t.Errorf("%s: %v allocations a match", expr, n)
 		}
