@@ -735,10 +735,11 @@ func TestRunPanics(t *testing.T) {
 					switch {
 					case tc.game == 0 && p.Game != nil:
 						t.Errorf("the panic names game %d, want none", p.Game.Index)
-					case tc.game != 0 && (p.Game == nil || p.Game.Index != tc.game):
-						t.Errorf("the panic names game %v, want %d", p.Game, tc.game)
-					}
-					if tc.game != 0 && !bytes.HasPrefix(p.Game.Raw, fmt.Appendf(nil, "[Event \"%d\"]", tc.game-1)) {
+					case tc.game != 0 && p.Game == nil:
+						t.Errorf("the panic names no game, want %d", tc.game)
+					case tc.game != 0 && p.Game.Index != tc.game:
+						t.Errorf("the panic names game %d, want %d", p.Game.Index, tc.game)
+					case tc.game != 0 && !bytes.HasPrefix(p.Game.Raw, fmt.Appendf(nil, "[Event \"%d\"]", tc.game-1)):
 						t.Errorf("the game named starts %q", p.Game.Raw[:min(len(p.Game.Raw), 20)])
 					}
 					if !bytes.Contains(p.Stack, []byte("pipeline.boom(")) && tc.name != "runtime error in a worker" {
