@@ -50,7 +50,7 @@ is reported and keeps its PlyCount and movetext as they were.` +
 			&cli.BoolFlag{Name: "plycount", Usage: "set [PlyCount \"N\"] from a replay of the main line"},
 			&cli.BoolFlag{Name: "final-fen", Usage: `put the final position as a comment { "FEN" } before the result`},
 			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "rewrite each FILE, keeping its compression and mode (atomic: on any failure the original stays)"},
-			&cli.StringFlag{Name: "backup", Usage: "with --in-place, keep each original as FILE`SUFFIX`"},
+			&cli.StringFlag{Name: "backup", Usage: "with --in-place, keep each original as FILE`SUFFIX`", Validator: aName("suffix")},
 			quietFlag(),
 			jobsFlag(),
 		},

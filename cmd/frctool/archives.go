@@ -35,7 +35,31 @@ func jobsFlag() cli.Flag {
 }
 
 func outputFlag() cli.Flag {
-	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (.gz, .bz2, .zst compress; replaced atomically) instead of stdout", Value: "-"}
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (.gz, .bz2, .zst compress; replaced atomically) instead of stdout", Value: "-", Validator: aName("file name (- for stdout)")}
+}
+
+// aName refuses an empty value of a flag that names a file, a folder or
+// a suffix, which a script's unset variable gives ("-o $OUT"): it would
+// otherwise mean stdout, the current folder, or no file at all, so that
+// the rejects, duplicates or backup the user asked for would not be kept.
+func aName(what string) func(string) error {
+	return func(s string) error {
+		if s == "" {
+			return fmt.Errorf("want a %s", what)
+		}
+		return nil
+	}
+}
+
+// aList refuses a comma-separated list of no items, for the same reason:
+// it would otherwise mean the default columns, or no grouping.
+func aList(what string) func(string) error {
+	return func(s string) error {
+		if len(splitList(s)) == 0 {
+			return fmt.Errorf("want one or more %s", what)
+		}
+		return nil
+	}
 }
 
 // openOutputs checks the outputs named (checkOutputs) and makes each that

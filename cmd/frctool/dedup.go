@@ -66,7 +66,7 @@ the games read, written once, duplicates and prefix duplicates.
 			outputFlag(),
 			&cli.StringFlag{Name: "key", Value: dedup.MovesPlayers.String(), Usage: "compare the moves and `KEY`: moves (alone), moves+players or moves+players+date"},
 			&cli.BoolFlag{Name: "prefix", Usage: "also drop games a longer game continues, keeping the longest (reads the inputs twice)"},
-			&cli.StringFlag{Name: "duplicates", Usage: "write the duplicates to `FILE` (.gz, .bz2, .zst compress)"},
+			&cli.StringFlag{Name: "duplicates", Usage: "write the duplicates to `FILE` (.gz, .bz2, .zst compress)", Validator: aName("file name")},
 			quietFlag(),
 			jobsFlag(),
 		}, selectionFlags()...),

@@ -53,8 +53,8 @@ and row groups of up to 100000 rows; it is not written to a terminal.
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "`FORMAT` csv, jsonl or parquet (default: from -o's extension, else csv)"},
 			outputFlag(),
-			&cli.StringFlag{Name: "columns", Usage: "write the columns `LIST` (comma-separated), in that order"},
-			&cli.StringFlag{Name: "tags", Usage: "add the tags `LIST` (comma-separated) as columns, or all tags as one map column with all"},
+			&cli.StringFlag{Name: "columns", Usage: "write the columns `LIST` (comma-separated), in that order", Validator: aList("column names")},
+			&cli.StringFlag{Name: "tags", Usage: "add the tags `LIST` (comma-separated) as columns, or all tags as one map column with all", Validator: aList("tag names")},
 			&cli.BoolFlag{Name: "replay", Usage: "replay the games: add valid, final_fen and replay_error"},
 			&cli.IntFlag{Name: "moves", Usage: "add the first `N` plies of each game in UCI (replays the games)"},
 			quietFlag(),

@@ -64,7 +64,7 @@ game. The summary line gives the games read and selected.` +
 			&cli.BoolFlag{Name: "dfrc", Usage: "select games whose two back ranks differ (double Fischer random)"},
 			&cli.BoolFlag{Name: "other", Usage: "select games that do not start from a Chess960 array (mid-game FENs, unknown starts)"},
 			&cli.BoolFlag{Name: "invert", Aliases: []string{"v"}, Usage: "select the games the other flags do not select"},
-			&cli.StringFlag{Name: "rejects", Usage: "write the games not selected to `FILE` (.gz, .bz2, .zst compress)"},
+			&cli.StringFlag{Name: "rejects", Usage: "write the games not selected to `FILE` (.gz, .bz2, .zst compress)", Validator: aName("file name")},
 			quietFlag(),
 			jobsFlag(),
 		}, selectionFlags()...),

@@ -674,3 +674,45 @@ func TestPanicReported(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyNamesRefused: a flag naming a file, a folder, a suffix or a
+// list, given empty (a script's unset variable: "--rejects $R"), is a
+// usage error before anything is read, not stdout, the current folder or
+// nothing at all: the rejects, duplicates or backup asked for would be
+// lost without a word.
+func TestEmptyNamesRefused(t *testing.T) {
+	dir := t.TempDir()
+	in := writeGame(t, dir, "g.pgn")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"annotate", in, "-o", ""}, `-o "": want a file name (- for stdout)`},
+		{[]string{"annotate", "--in-place", "--backup", "", in}, `--backup "": want a suffix`},
+		{[]string{"filter", "--sp", "0", in, "--rejects", ""}, `--rejects "": want a file name`},
+		{[]string{"dedup", in, "--duplicates="}, `--duplicates "": want a file name`},
+		{[]string{"stats", in, "--html", ""}, `--html "": want a file name`},
+		{[]string{"stats", in, "--chart", ""}, `--chart "": want a file name`},
+		{[]string{"stats", in, "--columns", " , "}, `--columns " , ": want one or more column names`},
+		{[]string{"stats", in, "--group-by", ""}, `--group-by "": want one or more fields`},
+		{[]string{"export", in, "--columns", ""}, `--columns "": want one or more column names`},
+		{[]string{"export", in, "--tags", ""}, `--tags "": want one or more tag names`},
+		{[]string{"split", in, "-o", ""}, `-o "": want a folder name`},
+		{[]string{"split", in, "-o", filepath.Join(dir, "out"), "--pattern", ""}, `--pattern "": want a file name format`},
+		{[]string{"show", "518", "--svg", ""}, `--svg "": want a file name`},
+		{[]string{"tree", in, "-o", ""}, `-o "": want a file name (- for stdout)`},
+		{[]string{"identify", "518", "-o", ""}, `-o "": want a file name (- for stdout)`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			before := snapshot(t, dir)
+			stdout, stderr, code := frctool(t, "", tc.args...)
+			want := "frctool: " + tc.want + "\nRun 'frctool " + tc.args[0] + " --help' for usage.\n"
+			if code != exitUsage || stdout != "" || stderr != want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d, nothing and %q", code, stdout, stderr, exitUsage, want)
+			}
+			if after := snapshot(t, dir); after != before {
+				t.Errorf("the folder changed:\nbefore %s\nafter  %s", before, after)
+			}
+		})
+	}
+}

@@ -32,7 +32,7 @@ the image alone on standard output.` +
 			"frctool show 518" + nextExample +
 			"frctool show --svg sp0.svg BBQNNRKR",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "svg", Usage: "also draw the board as SVG into `FILE`"},
+			&cli.StringFlag{Name: "svg", Usage: "also draw the board as SVG into `FILE`", Validator: aName("file name")},
 			outputFlag(),
 		},
 		Action: runShow,

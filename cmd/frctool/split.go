@@ -51,8 +51,8 @@ Only the selected games are written; the summary line counts the others.` +
 			"frctool split --speed blitz --since 2024 -o blitz-2024 lichess.pgn.zst",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "by", Usage: "number the files by `SCHEME`: sp (Scharnagl, 0..959) or fritz9 (1..960)", Value: "sp"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the files into `DIR`", Value: "."},
-			&cli.StringFlag{Name: "pattern", Usage: "file name `FORMAT` with one integer verb (default sp-%03d.pgn, fritz9-%03d.pgn with --by fritz9)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the files into `DIR`", Value: ".", Validator: aName("folder name")},
+			&cli.StringFlag{Name: "pattern", Usage: "file name `FORMAT` with one integer verb (default sp-%03d.pgn, fritz9-%03d.pgn with --by fritz9)", Validator: aName("file name format")},
 			&cli.BoolFlag{Name: "append", Usage: "allow a DIR that already holds files, and append to them"},
 			quietFlag(),
 			jobsFlag(),
