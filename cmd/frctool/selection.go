@@ -72,8 +72,13 @@ func selection(cmd *cli.Command) (*where.Expr, error) {
 			return nil, err
 		}
 	}
-	if cmd.IsSet("min-elo") {
-		if err := add("min-elo", where.MinElo(int(cmd.Int("min-elo"))), nil); err != nil {
+	// 0, which --help shows as the default, selects as the default does:
+	// every game. As a condition it would leave out the unrated games, or
+	// those whose moves cannot be counted, which no one asking for 0 means.
+	if n := cmd.Int("min-elo"); n < 0 {
+		return nil, usagef(cmd, "--min-elo must be 0 (any game) or more, not %d", n)
+	} else if n > 0 {
+		if err := add("min-elo", where.MinElo(int(n)), nil); err != nil {
 			return nil, err
 		}
 	}
@@ -83,11 +88,10 @@ func selection(cmd *cli.Command) (*where.Expr, error) {
 			return nil, err
 		}
 	}
-	if cmd.IsSet("min-plies") {
-		if n := cmd.Int("min-plies"); n < 0 {
-			return nil, usagef(cmd, "--min-plies must be 0 or more, not %d", n)
-		}
-		if err := add("min-plies", where.MinPlies(int(cmd.Int("min-plies"))), nil); err != nil {
+	if n := cmd.Int("min-plies"); n < 0 {
+		return nil, usagef(cmd, "--min-plies must be 0 (any game) or more, not %d", n)
+	} else if n > 0 {
+		if err := add("min-plies", where.MinPlies(int(n)), nil); err != nil {
 			return nil, err
 		}
 	}

@@ -72,6 +72,27 @@ func gamesOf(events []string) string {
 	return strings.Join(ids, " ")
 }
 
+// TestSelectionZeroIsTheDefault: --min-elo 0 and --min-plies 0, the
+// defaults --help shows, select every game as leaving them out does; as
+// conditions they would drop unrated games and games of unknown length.
+func TestSelectionZeroIsTheDefault(t *testing.T) {
+	want, _, code := frctool(t, "", "filter", "-q", "--sp", "0-959", tagsFixture)
+	if code != 0 || want == "" {
+		t.Fatalf("filter without a selection: exit %d", code)
+	}
+	for _, args := range [][]string{{"--min-elo", "0"}, {"--min-plies", "0"}, {"--min-elo=0", "--min-plies=0"}} {
+		got, stderr, code := frctool(t, "", append([]string{"filter", "-q", "--sp", "0-959", tagsFixture}, args...)...)
+		if code != 0 || got != want {
+			t.Errorf("%v: exit %d (%s), %d bytes out; want the %d bytes of no selection", args, code, stderr, len(got), len(want))
+		}
+	}
+	// 1 is the least that selects: both players rated.
+	got, _, _ := frctool(t, "", "filter", "-q", "--sp", "0-959", "--min-elo", "1", tagsFixture)
+	if got == want {
+		t.Error("--min-elo 1 selected the unrated games too")
+	}
+}
+
 func TestSelectionErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -83,7 +104,8 @@ func TestSelectionErrors(t *testing.T) {
 		{"where an unknown field", []string{"stats", "--where", "elo > 2000 and sped = blitz"}, "unknown field"},
 		{"an unknown speed", []string{"split", "-o", "x", "--speed", "blitz,warp"}, `frctool: --speed: unknown speed: "warp"`},
 		{"a bad date", []string{"filter", "--since", "2024-13"}, "frctool: --since: not a date"},
-		{"negative plies", []string{"filter", "--min-plies", "-1"}, "--min-plies must be 0 or more"},
+		{"negative plies", []string{"filter", "--min-plies", "-1"}, "frctool: --min-plies must be 0 (any game) or more, not -1\n"},
+		{"a negative rating", []string{"stats", "--min-elo", "-5"}, "frctool: --min-elo must be 0 (any game) or more, not -5\n"},
 		{"a field that cannot group", []string{"stats", "--group-by", "speed,sp"}, "cannot group by this field"},
 		{"fdr out of range", []string{"stats", "--fdr", "1.5"}, "--fdr must be between 0 and 1"},
 		{"where on merge", []string{"stats", "--merge", "--min-elo", "2000", "x.json"}, "--merge adds up counts already made"},
