@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/frctool/frctool/internal/stream"
+	"github.com/urfave/cli/v3"
 )
 
 // runCase is one call of frctool through run, with its expected results.
@@ -575,6 +576,31 @@ func TestHelpDescriptionsAreWrapped(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHelpShowsNoSentinel: a number flag whose --help shows a default
+// shows one a user could pass. tree's --sp and --fritz9 showed
+// "(default: -1)", which they refuse, and random's --seed "(default: 0)",
+// where leaving it out draws from crypto/rand rather than seed 0.
+func TestHelpShowsNoSentinel(t *testing.T) {
+	for _, c := range commands() {
+		for _, f := range c.Flags {
+			var shown bool
+			var value int64
+			switch f := f.(type) {
+			case *cli.IntFlag:
+				shown, value = !f.HideDefault, int64(f.Value)
+			case *cli.Uint64Flag:
+				shown = !f.HideDefault
+				if f.Name == "seed" && shown {
+					t.Errorf("%s --%s shows a default, but without it the draw is not from a seed", c.Name, f.Name)
+				}
+			}
+			if shown && value < 0 {
+				t.Errorf("%s --%s shows the default %d, which it refuses", c.Name, f.Names()[0], value)
+			}
+		}
 	}
 }
 

@@ -43,7 +43,7 @@ instead, so that the same seed repeats the same draw on every machine.` +
 			"frctool random --rounds 7 --boards 20 --per-board --unique --format csv",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "count", Value: 1, Usage: "how many positions to draw"},
-			&cli.Uint64Flag{Name: "seed", Usage: "draw reproducibly from seed `S` instead of crypto/rand"},
+			&cli.Uint64Flag{Name: "seed", Usage: "draw reproducibly from seed `S` instead of crypto/rand", HideDefault: true},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv (sp,fritz9,rank; with --rounds round,board,sp,fritz9,rank,fen) or fen (X-FEN, not with --rounds)"},
 			&cli.StringSliceFlag{Name: "exclude", Usage: "never draw the Scharnagl numbers `LIST`, such as 518 or 0-15,518 (960 means 0); repeatable"},
 			&cli.BoolFlag{Name: "unique", Usage: "draw no position twice"},

@@ -81,8 +81,8 @@ to the bound too, holding one document beside them.` +
 			"frctool tree -q --format json -o part1.json part1.pgn.zst\n" +
 			"   frctool tree --merge --format html -o tree.html part*.json",
 		Flags: append([]cli.Flag{
-			&cli.IntFlag{Name: "sp", Usage: "only the games from Chess960 start position `N` (Scharnagl 0..959, 960 for 0)", Value: -1},
-			&cli.IntFlag{Name: "fritz9", Usage: "only the games from start position `N` in Fritz 9's numbers (1..960)", Value: -1},
+			&cli.IntFlag{Name: "sp", Usage: "only the games from Chess960 start position `N` (Scharnagl 0..959, 960 for 0)", Value: -1, HideDefault: true},
+			&cli.IntFlag{Name: "fritz9", Usage: "only the games from start position `N` in Fritz 9's numbers (1..960)", Value: -1, HideDefault: true},
 			&cli.StringFlag{Name: "rank", Usage: "only the games from the start array with back rank `RANK`, e.g. RNBQKBNR"},
 			&cli.StringFlag{Name: "fen", Usage: "only the games that start from `FEN` (any position, DFRC included)"},
 			&cli.StringFlag{Name: "moves", Usage: "start the tree at the position after `MOVES` in SAN from the start, e.g. '1. e4 e5'"},
