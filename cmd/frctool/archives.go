@@ -497,8 +497,12 @@ func (a *archives) inputIDs() []fileID {
 // file with another output or with an input: the run would read what it
 // is overwriting, or one output would replace the other. Names are
 // compared by what they are (device and inode), so links and other
-// spellings of a name are caught. "-" and "" (stdout) are not files, and
-// character devices such as /dev/null may be named any number of times.
+// spellings of a name are caught. "-" is standard output, compared by
+// what it is too: "--rejects /dev/stdout" beside it would mix two
+// outputs' bytes in one pipe, or replace the file the shell opened for
+// it, and "frctool annotate x.pgn >> x.pgn" would read what it writes.
+// Character devices such as /dev/null and a terminal may be named any
+// number of times.
 func (a *archives) checkOutputs(cmd *cli.Command, outs ...string) error {
 	return checkOutputs(cmd, a.inputIDs(), outs...)
 }
@@ -513,6 +517,16 @@ func checkOutputs(cmd *cli.Command, inputs []fileID, outs ...string) error {
 			if stdout++; stdout > 1 {
 				return usagef(cmd, "two outputs go to standard output; give all but one a FILE")
 			}
+			id, ok := stdoutID(cmd)
+			if !ok {
+				continue
+			}
+			for _, in := range inputs {
+				if id.same(in) {
+					return usagef(cmd, "standard output is the input %s", in.name)
+				}
+			}
+			seen = append(seen, id)
 			continue
 		}
 		if o == "" {
@@ -524,8 +538,11 @@ func checkOutputs(cmd *cli.Command, inputs []fileID, outs ...string) error {
 		}
 		for _, s := range seen {
 			if id.same(s) {
-				if s.name == o {
+				switch s.name {
+				case o:
 					return usagef(cmd, "%s is named as two outputs", o)
+				case stdoutName:
+					return usagef(cmd, "%s is standard output, where another output goes", o)
 				}
 				return usagef(cmd, "%s and %s are the same file, named as two outputs", s.name, o)
 			}
@@ -541,6 +558,27 @@ func checkOutputs(cmd *cli.Command, inputs []fileID, outs ...string) error {
 		seen = append(seen, id)
 	}
 	return nil
+}
+
+// stdoutName names standard output in checkOutputs' messages.
+const stdoutName = "standard output"
+
+// stdoutID identifies the command's standard output when it is a file,
+// a pipe or a socket, not a character device (a terminal, /dev/null).
+func stdoutID(cmd *cli.Command) (fileID, bool) {
+	w := cmd.Root().Writer
+	if e, ok := w.(*errWriter); ok {
+		w = e.w
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return fileID{}, false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+		return fileID{}, false
+	}
+	return fileID{name: stdoutName, fi: fi}, true
 }
 
 // checkOutputDir refuses an output directory that holds an input, for a

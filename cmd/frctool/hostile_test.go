@@ -716,3 +716,71 @@ func TestEmptyNamesRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestStdoutIsAnOutputToo: standard output is compared with the other
+// outputs and the inputs by what it is. An output named as another path
+// to it (/dev/stdout, /proc/self/fd/1) would mix two outputs' bytes in one
+// pipe, or replace by its rename the file the shell opened for stdout,
+// whose games were then lost; and stdout appending to an input would
+// read what it writes.
+func TestStdoutIsAnOutputToo(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stdout string   // "pipe", or a file in D opened for appending
+		args   []string // D/ is replaced by the directory, FD by stdout's descriptor
+		want   string   // stderr's first line; "" for a run that succeeds
+	}{
+		{"--rejects is stdout, a file", "D/out.pgn", []string{"filter", "--sp", "0", "D/g.pgn", "--rejects", "/proc/self/fd/FD"}, "frctool: /proc/self/fd/FD is standard output, where another output goes"},
+		{"--rejects is stdout, a pipe", "pipe", []string{"filter", "--sp", "0", "D/g.pgn", "--rejects", "/proc/self/fd/FD"}, "frctool: /proc/self/fd/FD is standard output, where another output goes"},
+		{"--duplicates is stdout's file by its name", "D/out.pgn", []string{"dedup", "D/g.pgn", "--duplicates", "D/out.pgn"}, "frctool: D/out.pgn is standard output, where another output goes"},
+		{"--html is stdout", "pipe", []string{"stats", "D/g.pgn", "--html", "/proc/self/fd/FD"}, "frctool: /proc/self/fd/FD is standard output, where another output goes"},
+		{"stdout appends to the input", "D/g.pgn", []string{"annotate", "D/g.pgn"}, "frctool: standard output is the input D/g.pgn"},
+		{"another file beside stdout", "D/out.pgn", []string{"filter", "-q", "--sp", "0", "D/g.pgn", "--rejects", "D/rejects.pgn"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeGame(t, dir, "g.pgn")
+			var stdout *os.File
+			if tc.stdout == "pipe" {
+				r, w, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close()
+				go io.Copy(io.Discard, r)
+				stdout = w
+			} else {
+				f, err := os.OpenFile(strings.Replace(tc.stdout, "D/", dir+"/", 1), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stdout = f
+			}
+			defer stdout.Close()
+			fd := fmt.Sprint(stdout.Fd())
+			expand := func(s string) string {
+				return strings.ReplaceAll(strings.ReplaceAll(s, "D/", dir+"/"), "/FD", "/"+fd)
+			}
+			args := []string{"frctool"}
+			for _, a := range tc.args {
+				args = append(args, expand(a))
+			}
+			before := snapshot(t, dir)
+			var stderr bytes.Buffer
+			code := run(context.Background(), args, strings.NewReader(""), stdout, &stderr)
+			first, _, _ := strings.Cut(stderr.String(), "\n")
+			if tc.want == "" {
+				if code != 0 || stderr.Len() > 0 {
+					t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+				}
+				return
+			}
+			if code != exitUsage || first != expand(tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr.String(), exitUsage, expand(tc.want))
+			}
+			if after := snapshot(t, dir); after != before {
+				t.Errorf("files changed:\n%s\nwere:\n%s", after, before)
+			}
+		})
+	}
+}
