@@ -784,3 +784,63 @@ func TestStdoutIsAnOutputToo(t *testing.T) {
 		})
 	}
 }
+
+// TestStdinIsStdout: identify and convert refuse a standard input and
+// output that are one file ("< x.txt >> x.txt"), which would read every
+// row they write, without end; they still read a file that -o replaces,
+// and arguments whatever stdout is.
+func TestStdinIsStdout(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"identify reading stdin", []string{"identify"}, exitUsage},
+		{"identify reading -", []string{"identify", "RNBQKBNR", "-"}, exitUsage},
+		{"convert reading stdin", []string{"convert", "--from", "scharnagl", "--to", "fritz9"}, exitUsage},
+		{"identify reading arguments only", []string{"identify", "RNBQKBNR"}, exitOK},
+		{"convert to -o the input", []string{"convert", "--from", "scharnagl", "--to", "fritz9", "-o", "D/x.txt"}, exitOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			name := filepath.Join(dir, "x.txt")
+			if err := os.WriteFile(name, []byte("518\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdin, err := os.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			stdout, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdout.Close()
+			args := []string{"frctool"}
+			for _, a := range tc.args {
+				args = append(args, strings.Replace(a, "D/", dir+"/", 1))
+			}
+			var stderr bytes.Buffer
+			done := make(chan int, 1)
+			go func() { done <- run(context.Background(), args, stdin, stdout, &stderr) }()
+			select {
+			case code := <-done:
+				if code != tc.code {
+					t.Fatalf("exit %d (%s), want %d", code, stderr.String(), tc.code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("still reading what it writes after 10 s")
+			}
+			if tc.code == exitUsage {
+				want := "frctool: standard input and standard output are one file: every row written would be read again\n"
+				if first, _, _ := strings.Cut(stderr.String(), "Run "); first != want {
+					t.Errorf("stderr %q, want it to begin %q", stderr.String(), want)
+				}
+				if b, _ := os.ReadFile(name); string(b) != "518\n" {
+					t.Errorf("the file holds %q, want it as it was", b)
+				}
+			}
+		})
+	}
+}

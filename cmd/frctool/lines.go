@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/frctool/frctool/internal/stream"
@@ -44,6 +46,9 @@ const (
 // cmd's standard output. It stops when ctx ends (Ctrl-C), even while
 // waiting for standard input.
 func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc) error {
+	if err := checkStdinStdout(cmd); err != nil {
+		return err
+	}
 	o, w, err := textOutput(cmd)
 	if err != nil {
 		return err
@@ -54,6 +59,31 @@ func eachInput(ctx context.Context, cmd *cli.Command, header string, row rowFunc
 		err = ferr
 	}
 	return finishTextOutput(ctx, o, err)
+}
+
+// checkStdinStdout refuses standard input and standard output that are
+// one file ("frctool convert ... < x.txt >> x.txt", which cat refuses
+// too): every row written would be read again, without end. An -o FILE
+// is replaced only at the end, so it may be the input.
+func checkStdinStdout(cmd *cli.Command) error {
+	if o := cmd.String("output"); o != "-" {
+		return nil
+	}
+	if args := cmd.Args().Slice(); len(args) > 0 && !slices.Contains(args, "-") {
+		return nil
+	}
+	f, ok := cmd.Root().Reader.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	if out, ok := stdoutID(cmd); ok && out.same(fileID{fi: fi}) {
+		return usagef(cmd, "standard input and standard output are one file: every row written would be read again")
+	}
+	return nil
 }
 
 // eachRow is eachInput's loop, writing to out.
