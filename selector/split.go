@@ -226,6 +226,9 @@ func (s *Splitter) makeNames() error {
 	if strings.ContainsAny(p, `/\`) {
 		return fmt.Errorf("%w %s: a file name, not a path", ErrPattern, words.Quote(p))
 	}
+	if stream.UnsupportedExtension(p) != nil {
+		return fmt.Errorf("%w %s: %s output is not offered; use .gz or .zst", ErrPattern, words.Quote(p), filepath.Ext(p))
+	}
 	comp := stream.ByExtension(p)
 	var err error
 	if s.appender, err = stream.NewAppender(comp); err != nil {

@@ -121,6 +121,9 @@ func textOutput(cmd *cli.Command) (*stream.Output, io.Writer, error) {
 	if name == "-" || name == "" {
 		return nil, cmd.Root().Writer, nil
 	}
+	if err := stream.UnsupportedExtension(name); err != nil {
+		return nil, nil, usagef(cmd, "%v", err)
+	}
 	o, err := stream.Create(name, nil)
 	if err != nil {
 		return nil, nil, err
@@ -531,6 +534,9 @@ func checkOutputs(cmd *cli.Command, inputs []fileID, outs ...string) error {
 		}
 		if o == "" {
 			continue
+		}
+		if err := stream.UnsupportedExtension(o); err != nil {
+			return usagef(cmd, "%v", err)
 		}
 		id := identify(o)
 		if id.fi != nil && id.fi.Mode()&os.ModeCharDevice != 0 {

@@ -844,3 +844,37 @@ func TestStdinIsStdout(t *testing.T) {
 		})
 	}
 }
+
+// TestUnsupportedCompressionNamed: an xz input is named as such and the
+// run fails, and an output asking for xz is a usage error, rather than
+// binary text read as games or plain text under an .xz name.
+func TestUnsupportedCompressionNamed(t *testing.T) {
+	dir := t.TempDir()
+	xz := filepath.Join(dir, "in.pgn.xz")
+	if err := os.WriteFile(xz, []byte("\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4\x46"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := writeGame(t, dir, "g.pgn")
+	for _, tc := range []struct {
+		args  []string
+		code  int
+		first string
+	}{
+		{[]string{"stats", "-q", xz}, exitFailure, "frctool: " + xz + ": compression not supported: xz (frctool reads gzip, bzip2 and zstd); decompress it first: xz -dc " + xz + " | frctool ..."},
+		{[]string{"filter", "-q", in, xz}, exitFailure, "frctool: " + xz + ": compression not supported: xz (frctool reads gzip, bzip2 and zstd); decompress it first: xz -dc " + xz + " | frctool ..."},
+		{[]string{"annotate", in, "-o", filepath.Join(dir, "out.pgn.xz")}, exitUsage, "frctool: " + filepath.Join(dir, "out.pgn.xz") + ": compression not supported: xz (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to xz"},
+		{[]string{"identify", "RNBQKBNR", "-o", filepath.Join(dir, "ids.zip")}, exitUsage, "frctool: " + filepath.Join(dir, "ids.zip") + ": compression not supported: zip (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to zip"},
+		{[]string{"split", in, "-o", filepath.Join(dir, "by-sp"), "--pattern", "sp-%d.pgn.xz"}, exitUsage, `frctool: --pattern: bad file name pattern "sp-%d.pgn.xz": .xz output is not offered; use .gz or .zst`},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			before := snapshot(t, dir)
+			_, stderr, code := frctool(t, "", tc.args...)
+			if first, _, _ := strings.Cut(stderr, "\n"); code != tc.code || first != tc.first {
+				t.Errorf("exit %d, stderr %q; want %d and %q first", code, stderr, tc.code, tc.first)
+			}
+			if after := snapshot(t, dir); after != before {
+				t.Errorf("files changed:\n%s\nwere:\n%s", after, before)
+			}
+		})
+	}
+}

@@ -695,3 +695,86 @@ func TestRemoveTemporaries(t *testing.T) {
 	}
 	RemoveTemporaries() // nothing left: a no-op
 }
+
+// TestUnsupportedCompression: an input in a compressed format frctool does
+// not read is refused by name, with the command that decompresses it,
+// rather than read as binary text; text that merely begins like one of
+// their magic numbers is read. An output name asking for such a format is
+// refused before any file is made, rather than written uncompressed.
+func TestUnsupportedCompression(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data string
+		want string // the error, "" to read data as it is
+	}{
+		{"xz", "\xfd7zXZ\x00\x00\x04", "in.x: compression not supported: xz (frctool reads gzip, bzip2 and zstd); decompress it first: xz -dc in.x | frctool ..."},
+		{"7-Zip", "7z\xbc\xaf\x27\x1c\x00\x04", "in.x: compression not supported: 7-Zip (frctool reads gzip, bzip2 and zstd); decompress it first: 7z x -so in.x | frctool ..."},
+		{"zip", "PK\x03\x04\x14\x00", "in.x: compression not supported: zip (frctool reads gzip, bzip2 and zstd); decompress it first: unzip -p in.x | frctool ..."},
+		{"lz4", "\x04\x22\x4d\x18\x64\x40", "in.x: compression not supported: lz4 (frctool reads gzip, bzip2 and zstd); decompress it first: lz4 -dc in.x | frctool ..."},
+		{"compress", "\x1f\x9d\x90[Event", "in.x: compression not supported: compress (frctool reads gzip, bzip2 and zstd); decompress it first: uncompress -c in.x | frctool ..."},
+		{"text beginning PK", "PK is a name\n", ""},
+		{"text beginning 7z", "7z\n", ""},
+		{"a lone P", "P", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "in.x")
+			if err := os.WriteFile(name, []byte(tc.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			in, err := Open(name, nil)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Open: %v", err)
+				}
+				b, _ := io.ReadAll(in)
+				in.Close()
+				if string(b) != tc.data {
+					t.Errorf("read %q, want %q", b, tc.data)
+				}
+				return
+			}
+			if !errors.Is(err, ErrUnsupportedCompression) || strings.Replace(err.Error(), name, "in.x", 2) != tc.want {
+				t.Errorf("Open: %v, want %q", err, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name, want string // want "" for a name frctool writes
+	}{
+		{"games.pgn.xz", "games.pgn.xz: compression not supported: xz (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to xz"},
+		{"GAMES.PGN.XZ", "GAMES.PGN.XZ: compression not supported: xz (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to xz"},
+		{"games.7z", "games.7z: compression not supported: 7-Zip (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to 7z a -si"},
+		{"games.zip", "games.zip: compression not supported: zip (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to zip"},
+		{"games.pgn.lz4", "games.pgn.lz4: compression not supported: lz4 (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to lz4"},
+		{"games.pgn.Z", "games.pgn.Z: compression not supported: compress (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to compress"},
+		{"page.html.br", "page.html.br: compression not supported: brotli (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to brotli"},
+		{"games.pgn.lzma", "games.pgn.lzma: compression not supported: xz (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to xz"},
+		{"games.pgn", ""},
+		{"games.pgn.gz", ""},
+		{"games.pgn.zst", ""},
+		{"games.pgn.bz2", ""},
+		{"rows.csv", ""},
+		{"xz", ""},
+	} {
+		t.Run("output "+tc.name, func(t *testing.T) {
+			err := UnsupportedExtension(tc.name)
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("UnsupportedExtension: %v, want nil", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrUnsupportedCompression) || err.Error() != tc.want {
+				t.Errorf("UnsupportedExtension: %v, want %q", err, tc.want)
+			}
+			dir := t.TempDir()
+			if o, err := Create(filepath.Join(dir, tc.name), nil); err == nil {
+				o.Abort()
+				t.Error("Create made the output")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("Create left %v", entries)
+			}
+		})
+	}
+}

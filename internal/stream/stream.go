@@ -54,6 +54,59 @@ var magics = []struct {
 	{Zstd, []byte{0x28, 0xb5, 0x2f, 0xfd}},
 }
 
+// ErrUnsupportedCompression is the error for an input compressed, or an
+// output named, in a format frctool knows but does not read or write (xz,
+// 7-Zip, zip, lz4, compress): read as text, such an input would be
+// reported as binary data, and such an output written uncompressed under
+// a name that says otherwise.
+var ErrUnsupportedCompression = errors.New("compression not supported")
+
+// foreign are the formats of ErrUnsupportedCompression, with their magic
+// numbers, their file names' extensions, and the commands that write a
+// file of theirs to stdout and that compress stdin, for the messages.
+var foreign = []struct {
+	name         string
+	magic        []byte
+	exts         []string
+	tool, writer string
+}{
+	{"xz", []byte{0xfd, '7', 'z', 'X'}, []string{".xz", ".txz", ".lzma"}, "xz -dc", "xz"},
+	{"7-Zip", []byte{'7', 'z', 0xbc, 0xaf}, []string{".7z"}, "7z x -so", "7z a -si"},
+	{"zip", []byte{'P', 'K', 3, 4}, []string{".zip"}, "unzip -p", "zip"},
+	{"lz4", []byte{0x04, 0x22, 0x4d, 0x18}, []string{".lz4"}, "lz4 -dc", "lz4"},
+	{"compress", []byte{0x1f, 0x9d}, []string{".z"}, "uncompress -c", "compress"},
+	{"brotli", nil, []string{".br"}, "brotli -dc", "brotli"},
+}
+
+// detectForeign returns the error for an input whose first bytes are a
+// format of ErrUnsupportedCompression, or nil.
+func detectForeign(name string, head []byte) error {
+	for _, f := range foreign {
+		if f.magic != nil && bytes.HasPrefix(head, f.magic) {
+			hint := f.tool + " " + name + " | frctool ..."
+			if name == "stdin" {
+				hint = "... | " + f.tool + " | frctool ..."
+			}
+			return fmt.Errorf("%s: %w: %s (frctool reads gzip, bzip2 and zstd); decompress it first: %s", name, ErrUnsupportedCompression, f.name, hint)
+		}
+	}
+	return nil
+}
+
+// UnsupportedExtension returns the error for an output name whose
+// extension asks for a format of ErrUnsupportedCompression, or nil.
+func UnsupportedExtension(name string) error {
+	ext := strings.ToLower(filepath.Ext(name))
+	for _, f := range foreign {
+		for _, e := range f.exts {
+			if ext == e {
+				return fmt.Errorf("%s: %w: %s (frctool writes .gz, .bz2 and .zst); name the file so, or pipe the output to %s", name, ErrUnsupportedCompression, f.name, f.writer)
+			}
+		}
+	}
+	return nil
+}
+
 // Detect returns the compression whose magic number begins head. A zstd
 // skippable frame (magic 0x184D2A50..0x184D2A5F, as pzstd begins its files
 // with) counts as zstd.
@@ -97,6 +150,11 @@ func magicPrefix(head []byte) bool {
 	}
 	for _, m := range magics {
 		if len(head) < len(m.magic) && bytes.HasPrefix(m.magic, head) {
+			return true
+		}
+	}
+	for _, f := range foreign {
+		if len(head) < len(f.magic) && bytes.HasPrefix(f.magic, head) {
 			return true
 		}
 	}
@@ -233,6 +291,12 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	in.Compression = Detect(head)
+	if in.Compression == None {
+		if err := detectForeign(in.Name, head); err != nil {
+			in.Close()
+			return nil, err
+		}
+	}
 	defer func() {
 		if in.Reader != nil && in.Compression != None {
 			in.Reader = namedErrors{in.Reader, in.Name + ": " + in.Compression.String()}
@@ -420,6 +484,9 @@ func Create(name string, stdout io.Writer) (*Output, error) {
 		o.bw = bufio.NewWriterSize(stdout, 256<<10)
 		o.w = o.bw
 		return o, nil
+	}
+	if err := UnsupportedExtension(name); err != nil {
+		return nil, err
 	}
 	return CreateCompressed(name, ByExtension(name), 0)
 }
