@@ -47,9 +47,15 @@ func (e *SyntaxError) Caret() string {
 		mark.WriteString("   ")
 	}
 	for i, r := range chars[from:to] {
-		switch r {
-		case '\n', '\r':
+		width := 1
+		switch {
+		case r == '\n', r == '\r':
 			line.WriteByte(' ')
+		case r < 0x20 && r != '\t', r == 0x7f:
+			// Escaped, as every message shows control characters: raw,
+			// an escape sequence would act on the terminal.
+			fmt.Fprintf(&line, "\\x%02x", r)
+			width = 4
 		default:
 			line.WriteRune(r)
 		}
@@ -57,7 +63,7 @@ func (e *SyntaxError) Caret() string {
 			if r == '\t' {
 				mark.WriteByte('\t')
 			} else {
-				mark.WriteByte(' ')
+				mark.WriteString("    "[:width])
 			}
 		}
 	}

@@ -244,6 +244,7 @@ func TestSyntaxError(t *testing.T) {
 		{"upper-case NOT", "NOT bot", 5, `after NOT, found "bot" (write not in lower case)`, "    ^", nil},
 		{"nested too deeply", strings.Repeat("(", 500) + strings.Repeat("not ", 10) + "bot", 501, "nested too deeply", "", nil},
 		{"invalid UTF-8", "bot and \xff", 9, "unexpected byte 0xff", "        ^", nil},
+		{"a control character before the mistake", "White ~ \"\x1b\" and", 16, "expression ends too soon", strings.Repeat(" ", 18) + "^", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -264,7 +265,8 @@ func TestSyntaxError(t *testing.T) {
 			lines := strings.Split(se.Caret(), "\n")
 			// Invalid bytes show as U+FFFD; a long expression is cut
 			// (TestCaretCutsLongExpressions).
-			shown := strings.NewReplacer("\n", " ").Replace(string([]rune(tt.expr)))
+			// A control character shows escaped, as in every message.
+			shown := strings.NewReplacer("\n", " ", "\x1b", `\x1b`).Replace(string([]rune(tt.expr)))
 			if len(lines) != 2 || utf8.RuneCountInString(tt.expr) <= caretWidth && lines[0] != shown {
 				t.Fatalf("Caret() = %q", se.Caret())
 			}

@@ -347,7 +347,7 @@ func (a *archives) inputFailed(name string, err error) {
 	if a.bar != nil {
 		a.bar.Clear()
 	}
-	fmt.Fprintf(a.stderr, "frctool: %v\n", err)
+	fmt.Fprintf(a.stderr, "frctool: %s\n", printable(err.Error()))
 }
 
 // failed tells whether an input could not be read: the run then ends

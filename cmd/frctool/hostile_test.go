@@ -878,3 +878,29 @@ func TestUnsupportedCompressionNamed(t *testing.T) {
 		})
 	}
 }
+
+// TestMessagesEscapeControls: a file name or argument holding a terminal's
+// escape sequence is shown escaped (\x1b) in every message, as the
+// input's own text is, never raw; --where's caret keeps its line.
+func TestMessagesEscapeControls(t *testing.T) {
+	dir := t.TempDir()
+	in := writeGame(t, dir, "g.pgn")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"a missing input", []string{"stats", "-q", filepath.Join(dir, "no\x1b[31m.pgn")}, `no\x1b[31m.pgn: no such file or directory`},
+		{"an output in a missing folder", []string{"stats", "-q", in, "-o", filepath.Join(dir, "no\x1b[2J", "s.csv")}, `no\x1b[2J/s.csv: no such file or directory`},
+		{"an unknown flag", []string{"stats", "--bad\x1b[2Jflag", in}, `unknown flag --bad\x1b[2Jflag`},
+		{"a bad argument", []string{"identify", "RNB\x1b[2JQKBNR"}, `back rank "RNB\x1b[2JQKBNR"`},
+		{"a bad --where", []string{"filter", "--where", "White ~ \"\x1b\" and", in}, `White ~ "\x1b" and` + "\n" + strings.Repeat(" ", 18) + "^"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := frctool(t, "", tc.args...)
+			if code == 0 || strings.ContainsRune(stderr, 0x1b) || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want a failure, no raw escape and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}

@@ -106,7 +106,7 @@ func eachRow(ctx context.Context, cmd *cli.Command, out *bufio.Writer, header st
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
-			fmt.Fprintf(stderr, "frctool: %s:%d: %v\n", source, n, err)
+			fmt.Fprintf(stderr, "frctool: %s:%d: %s\n", source, n, printable(err.Error()))
 		}
 		_, werr := out.Write(buf)
 		return werr

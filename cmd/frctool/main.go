@@ -13,10 +13,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/internal/words"
+	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/pipeline"
 	"github.com/urfave/cli/v3"
 )
@@ -89,7 +91,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var ue usageError
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "frctool: %v\n", ue.err)
+		fmt.Fprintf(stderr, "frctool: %s\n", printable(ue.err.Error()))
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ue.command)
 		return exitUsage
 	case errors.Is(err, errReported):
@@ -101,9 +103,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "frctool: interrupted")
 		return exitFailure
 	default:
-		fmt.Fprintf(stderr, "frctool: %v\n", err)
+		fmt.Fprintf(stderr, "frctool: %s\n", printable(err.Error()))
 		return exitFailure
 	}
+}
+
+// printable escapes the control characters of a message for the terminal
+// it is shown on, as pgn.ParseError does: a file name or an argument may
+// hold an escape sequence. Line breaks are kept, since --where's caret
+// stands on the line under the expression.
+func printable(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = pgn.EscapeControls(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // catchPanic, deferred, reports a panic (a bug in frctool) with its
@@ -126,7 +140,7 @@ func catchPanic(stderr io.Writer, code *int) {
 	} else {
 		msg, stack = fmt.Sprintf("panic: %v", v), debug.Stack()
 	}
-	fmt.Fprintf(stderr, "frctool: internal error: %s\n\n%s\n", msg, stack)
+	fmt.Fprintf(stderr, "frctool: internal error: %s\n\n%s\n", printable(msg), stack)
 	fmt.Fprintln(stderr, "frctool: this is a bug in frctool: please report it with the command, the message above and, if you can, the game it names")
 	*code = exitFailure
 }
