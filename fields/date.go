@@ -46,13 +46,29 @@ func ParseDate(v []byte) (d Date, ok bool) {
 		i = j + 1
 	}
 	d = Date{Year: parts[0], Month: parts[1], Day: parts[2]}
-	if d.Year == 0 || d.Month > 12 || d.Day > 31 {
+	if d.Year == 0 || d.Month > 12 || d.Day > 31 || d.Month > 0 && d.Day > daysIn(d.Year, d.Month) {
+		// A day the month does not have ("2023.02.29") is no date: read
+		// as one it became another (March 1st) in a typed column.
 		return Date{}, false
 	}
 	if d.Month == 0 {
 		d.Day = 0
 	}
 	return d, true
+}
+
+// daysIn returns the days of month m of year y, in the Gregorian calendar.
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // datePart reads one part of a date: digits (four for a year, one or two

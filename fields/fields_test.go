@@ -2,9 +2,11 @@ package fields
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
@@ -271,6 +273,13 @@ func TestParseDate(t *testing.T) {
 		{"2024.13.01", Date{}, false},
 		{"2024.12.32", Date{}, false},
 		{"2024.00.01", Date{}, false},
+		{"2024.02.29", Date{2024, 2, 29}, true},
+		{"2000.02.29", Date{2000, 2, 29}, true},
+		{"2023.02.29", Date{}, false},
+		{"1900.02.29", Date{}, false},
+		{"2024.02.30", Date{}, false},
+		{"2024.04.31", Date{}, false},
+		{"2024.04.30", Date{2024, 4, 30}, true},
 		{"2024.05.17.1", Date{}, false},
 		{"2024..17", Date{}, false},
 		{"2024.05.", Date{}, false},
@@ -552,5 +561,27 @@ func TestNamesAsText(t *testing.T) {
 	}
 	if got, want := derived[speedID].values, speedNames[UltraBullet:]; !slices.Equal(got, want) {
 		t.Errorf("speed's values %q, want %q", got, want)
+	}
+}
+
+// TestParseDateDaysOfMonths holds ParseDate's days of each month to the
+// time package's calendar: a day is a date when time.Date keeps it, and
+// no date when time.Date moves it into the next month.
+func TestParseDateDaysOfMonths(t *testing.T) {
+	years := []int{1600, 1700, 1800, 1900, 2000, 2100, 2400}
+	for y := 1895; y <= 2105; y++ {
+		years = append(years, y)
+	}
+	for _, y := range years {
+		for m := 1; m <= 12; m++ {
+			for d := 1; d <= 31; d++ {
+				want := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Day() == d
+				in := fmt.Sprintf("%04d.%02d.%02d", y, m, d)
+				got, ok := ParseDate([]byte(in))
+				if ok != want || ok && got != (Date{y, m, d}) {
+					t.Fatalf("ParseDate(%q) = %v, %v; want ok %v", in, got, ok, want)
+				}
+			}
+		}
 	}
 }

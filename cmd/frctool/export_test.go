@@ -179,3 +179,14 @@ func TestExportJobs(t *testing.T) {
 		})
 	}
 }
+
+// TestExportDayTheMonthLacks: a Date tag naming a day its month does not
+// have is no date: the typed column is empty, where it was the day after
+// (2023.02.29 became 2023-03-01), and the text is kept as written.
+func TestExportDayTheMonthLacks(t *testing.T) {
+	const game = "[Event \"e\"]\n[Date \"2023.02.29\"]\n[Result \"*\"]\n\n*\n\n[Event \"f\"]\n[Date \"2024.02.29\"]\n[Result \"*\"]\n\n*\n"
+	out, stderr, code := frctool(t, game, "export", "-q", "--columns", "event,date,date_text")
+	if want := "event,date,date_text\ne,,2023.02.29\nf,2024-02-29,2024.02.29\n"; code != 0 || out != want {
+		t.Errorf("exit %d (%s), output:\n%s\nwant:\n%s", code, stderr, out, want)
+	}
+}
