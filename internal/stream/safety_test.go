@@ -712,6 +712,10 @@ func TestUnsupportedCompression(t *testing.T) {
 		{"zip", "PK\x03\x04\x14\x00", "in.x: compression not supported: zip (frctool reads gzip, bzip2 and zstd); decompress it first: unzip -p in.x | frctool ..."},
 		{"lz4", "\x04\x22\x4d\x18\x64\x40", "in.x: compression not supported: lz4 (frctool reads gzip, bzip2 and zstd); decompress it first: lz4 -dc in.x | frctool ..."},
 		{"compress", "\x1f\x9d\x90[Event", "in.x: compression not supported: compress (frctool reads gzip, bzip2 and zstd); decompress it first: uncompress -c in.x | frctool ..."},
+		{"UTF-16, little-endian", "\xff\xfe[\x00E\x00", "in.x: UTF-16 text (frctool reads UTF-8 and Latin-1); convert it first: iconv -f UTF-16 -t UTF-8 in.x | frctool ..."},
+		{"UTF-16, big-endian", "\xfe\xff\x00[\x00E", "in.x: UTF-16 text (frctool reads UTF-8 and Latin-1); convert it first: iconv -f UTF-16 -t UTF-8 in.x | frctool ..."},
+		{"UTF-8's byte order mark", "\xef\xbb\xbf[Event \"e\"]\n", ""},
+		{"Latin-1 text", "\xff is a letter\n", ""},
 		{"text beginning PK", "PK is a name\n", ""},
 		{"text beginning 7z", "7z\n", ""},
 		{"a lone P", "P", ""},
@@ -733,7 +737,7 @@ func TestUnsupportedCompression(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrUnsupportedCompression) || strings.Replace(err.Error(), name, "in.x", 2) != tc.want {
+			if !errors.Is(err, ErrUnsupportedCompression) && !errors.Is(err, ErrUTF16) || strings.Replace(err.Error(), name, "in.x", 2) != tc.want {
 				t.Errorf("Open: %v, want %q", err, tc.want)
 			}
 		})

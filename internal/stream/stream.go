@@ -78,19 +78,32 @@ var foreign = []struct {
 	{"brotli", nil, []string{".br"}, "brotli -dc", "brotli"},
 }
 
+// ErrUTF16 is the error for an input of UTF-16 text (a Windows editor's
+// "Unicode"), which would be read as binary data with a NUL in every
+// other byte.
+var ErrUTF16 = errors.New("UTF-16 text (frctool reads UTF-8 and Latin-1)")
+
 // detectForeign returns the error for an input whose first bytes are a
-// format of ErrUnsupportedCompression, or nil.
+// format of ErrUnsupportedCompression, or UTF-16's byte order mark, or
+// nil.
 func detectForeign(name string, head []byte) error {
+	if bytes.HasPrefix(head, []byte{0xff, 0xfe}) || bytes.HasPrefix(head, []byte{0xfe, 0xff}) {
+		return fmt.Errorf("%s: %w; convert it first: %s", name, ErrUTF16, through(name, "iconv -f UTF-16 -t UTF-8"))
+	}
 	for _, f := range foreign {
 		if f.magic != nil && bytes.HasPrefix(head, f.magic) {
-			hint := f.tool + " " + name + " | frctool ..."
-			if name == "stdin" {
-				hint = "... | " + f.tool + " | frctool ..."
-			}
-			return fmt.Errorf("%s: %w: %s (frctool reads gzip, bzip2 and zstd); decompress it first: %s", name, ErrUnsupportedCompression, f.name, hint)
+			return fmt.Errorf("%s: %w: %s (frctool reads gzip, bzip2 and zstd); decompress it first: %s", name, ErrUnsupportedCompression, f.name, through(name, f.tool))
 		}
 	}
 	return nil
+}
+
+// through says how to read input name through the command tool.
+func through(name, tool string) string {
+	if name == "stdin" {
+		return "... | " + tool + " | frctool ..."
+	}
+	return tool + " " + name + " | frctool ..."
 }
 
 // UnsupportedExtension returns the error for an output name whose
@@ -158,7 +171,9 @@ func magicPrefix(head []byte) bool {
 			return true
 		}
 	}
-	return false
+	// UTF-16's byte order marks, two bytes: a first 0xff or 0xfe waits
+	// for the second.
+	return len(head) == 1 && (head[0] == 0xff || head[0] == 0xfe)
 }
 
 // ByExtension returns the compression a file name asks for: .gz, .bz2,
