@@ -14,13 +14,16 @@ package annotate
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/pipeline"
@@ -56,6 +59,50 @@ type Options struct {
 	// pgn-extract -F writes, replacing such a comment already there. The
 	// castling field follows Castling, or else the game's FEN tag.
 	FinalFEN bool
+}
+
+// ErrTagName is the error of Options.Check for a tag annotate cannot
+// write a number into.
+var ErrTagName = errors.New("bad tag name")
+
+// protectedTags are the tags a game's identity and start are read from
+// (the Seven Tag Roster, FEN, SetUp, Variant) and the one annotate writes
+// otherwise (PlyCount): a number written into one would replace what it
+// holds.
+var protectedTags = []string{"Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "Variant", "PlyCount"}
+
+// Check reports whether the options can be used: each tag to be written
+// is named with letters, digits and _ only, the two differ, and neither is
+// a tag that writing a number into would destroy (the Seven Tag Roster,
+// FEN, SetUp, Variant, PlyCount). Empty names stand for the defaults.
+func (o *Options) Check() error {
+	sp, f9 := cmp.Or(o.SPTag, DefaultSPTag), cmp.Or(o.Fritz9Tag, DefaultFritz9Tag)
+	for _, t := range []struct{ what, name string }{{"the SP tag", sp}, {"the Fritz9 tag", f9}} {
+		if !tagName(t.name) {
+			return fmt.Errorf("%w: %s %s: letters, digits and _ only", ErrTagName, t.what, words.Quote(t.name))
+		}
+		if slices.Contains(protectedTags, t.name) {
+			return fmt.Errorf("%w: %s %s would replace the game's own [%s]", ErrTagName, t.what, words.Quote(t.name), t.name)
+		}
+	}
+	if sp == f9 && !o.NoFritz9 {
+		return fmt.Errorf("%w: the SP and Fritz9 tags are both %s", ErrTagName, words.Quote(sp))
+	}
+	return nil
+}
+
+// tagName reports whether s is a PGN tag name: letters, digits and _.
+func tagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // replays says whether the options need the moves played.
@@ -249,8 +296,12 @@ func (s *Summary) String() string {
 // run.Jobs goroutines while keeping the input's order. run.Warn receives
 // the reader's problems, the start tags' and the replay's. Every game is
 // annotated and written: run.Where is not consulted. sum, if not nil,
-// accumulates the counts, also across several calls to Run.
+// accumulates the counts, also across several calls to Run. Options that
+// Check refuses are refused before anything is read.
 func Run(ctx context.Context, r *pgn.Reader, w io.Writer, opts Options, run pipeline.Options, sum *Summary) error {
+	if err := opts.Check(); err != nil {
+		return err
+	}
 	if sum == nil {
 		sum = new(Summary)
 	}

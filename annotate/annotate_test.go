@@ -3,6 +3,7 @@ package annotate
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -172,5 +173,45 @@ func TestEditable(t *testing.T) {
 				t.Errorf("editable = %v, want %v (problems %v)", got, tc.want, g.Problems)
 			}
 		})
+	}
+}
+
+func TestOptionsCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string // the error, "" for none
+	}{
+		{"defaults", Options{}, ""},
+		{"names of one's own", Options{SPTag: "SP", Fritz9Tag: "Fritz9_No"}, ""},
+		{"one name, no Fritz9 tag", Options{SPTag: "N", Fritz9Tag: "N", NoFritz9: true}, ""},
+		{"a blank", Options{SPTag: "Chess 960"}, `bad tag name: the SP tag "Chess 960": letters, digits and _ only`},
+		{"a quote", Options{Fritz9Tag: `F"9`}, `bad tag name: the Fritz9 tag "F\"9": letters, digits and _ only`},
+		{"the FEN", Options{SPTag: "FEN"}, `bad tag name: the SP tag "FEN" would replace the game's own [FEN]`},
+		{"the result", Options{Fritz9Tag: "Result"}, `bad tag name: the Fritz9 tag "Result" would replace the game's own [Result]`},
+		{"the variant", Options{SPTag: "Variant"}, `bad tag name: the SP tag "Variant" would replace the game's own [Variant]`},
+		{"the ply count", Options{SPTag: "PlyCount"}, `bad tag name: the SP tag "PlyCount" would replace the game's own [PlyCount]`},
+		{"one name for both", Options{SPTag: "N", Fritz9Tag: "N"}, `bad tag name: the SP and Fritz9 tags are both "N"`},
+		{"the other's default", Options{SPTag: DefaultFritz9Tag}, `bad tag name: the SP and Fritz9 tags are both "Chess960Fritz9"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.opts.Check()
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("Check() = %v, want nil", err)
+			case tc.want != "" && (err == nil || err.Error() != tc.want || !errors.Is(err, ErrTagName)):
+				t.Errorf("Check() = %v, want %q wrapping ErrTagName", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunChecksOptions: Run refuses a tag it would destroy before it reads
+// or writes anything.
+func TestRunChecksOptions(t *testing.T) {
+	var out bytes.Buffer
+	err := Run(context.Background(), pgn.NewReader(strings.NewReader("[FEN \"x\"]\n\n*\n")), &out, Options{SPTag: "FEN"}, pipeline.Options{}, nil)
+	if !errors.Is(err, ErrTagName) || out.Len() != 0 {
+		t.Errorf("Run: %v, %d bytes written; want ErrTagName and nothing", err, out.Len())
 	}
 }

@@ -78,10 +78,8 @@ func runAnnotate(ctx context.Context, cmd *cli.Command) error {
 	default:
 		return usagef(cmd, "--castling must be xfen or shredder, not %s", words.Quote(c))
 	}
-	for _, name := range []string{opts.SPTag, opts.Fritz9Tag} {
-		if !validTagName(name) {
-			return usagef(cmd, "%s is not a PGN tag name (letters, digits and _)", words.Quote(name))
-		}
+	if err := opts.Check(); err != nil {
+		return usagef(cmd, "%v", err)
 	}
 	inPlace := cmd.Bool("in-place")
 	if cmd.IsSet("backup") && !inPlace {
@@ -163,17 +161,4 @@ func commitAll(ctx context.Context, err error, outs ...*stream.Output) error {
 		return fmt.Errorf("interrupted; %s left unchanged", strings.Join(names, ", "))
 	}
 	return err
-}
-
-func validTagName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
 }

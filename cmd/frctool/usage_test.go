@@ -75,7 +75,7 @@ func TestLongArgumentsCutShort(t *testing.T) {
 		{"notation", []string{"convert", "--from", long, "1"}, `--from "` + long[:64] + `"... (300 bytes): want one of`},
 		{"table", []string{"tables", long}, `unknown table "` + long[:64] + `"... (300 bytes)`},
 		{"field", []string{"filter", "--where", long + " = 1", "/dev/null"}, `unknown field "` + long[:64] + `"... (300 bytes)`},
-		{"tag name", []string{"annotate", "--sp-tag", "a b" + long, "/dev/null"}, `"a b` + long[:61] + `"... (303 bytes) is not a PGN tag name`},
+		{"tag name", []string{"annotate", "--sp-tag", "a b" + long, "/dev/null"}, `"a b` + long[:61] + `"... (303 bytes): letters, digits and _ only`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
