@@ -483,7 +483,7 @@ func tagColumns(tags []string) ([]Column, error) {
 		name := SnakeCase(tag)
 		if c, ok := builtinColumn(name); ok {
 			if c.tag == tag {
-				return nil, fmt.Errorf("%w: the tag %s is already the column %s", ErrColumn, tag, name)
+				return nil, fmt.Errorf("%w: the tag %s is the column %s: choose that column instead", ErrColumn, tag, name)
 			}
 			return nil, fmt.Errorf("%w: the tag %s would be named %s, which is a column already", ErrColumn, tag, name)
 		}

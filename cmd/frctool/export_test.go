@@ -138,7 +138,7 @@ func TestExportUsage(t *testing.T) {
 		{name: "moves column without --moves", args: []string{"export", "--columns", "index,moves", exportFixture},
 			errHas: "give --moves N", exitCode: 2},
 		{name: "tag already a column", args: []string{"export", "--tags", "Event", exportFixture},
-			errHas: "the tag Event is already the column event", exitCode: 2},
+			errHas: "the tag Event is the column event: choose that column instead", exitCode: 2},
 		{name: "unknown format", args: []string{"export", "--format", "xml", exportFixture},
 			errHas: "--format: unknown format", exitCode: 2},
 		{name: "unknown extension", args: []string{"export", "-o", filepath.Join(dir, "x.txt"), exportFixture},
