@@ -29,33 +29,28 @@ func (e *SyntaxError) Error() string {
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Caret returns two lines: the expression, and a caret under the column
-// of the mistake. Line breaks in the expression show as spaces, and tabs
-// are repeated on the second line, so that the caret lines up. An
-// expression longer than caretWidth characters is cut to the part around
-// the mistake, with "..." where it was cut, so that the message stays a
-// line however long the expression.
+// of the mistake. Line breaks in the expression show as spaces, other
+// control characters escaped (\x1b, four columns), and tabs are repeated
+// on the second line, so that the caret lines up. An expression wider
+// than caretWidth columns is cut to the part around the mistake, with
+// "..." where it was cut, so that the message stays a line however long
+// the expression.
 func (e *SyntaxError) Caret() string {
 	chars := []rune(e.Expr)
-	from, to := 0, len(chars)
-	if len(chars) > caretWidth {
-		from = max(0, min(e.Col-1-caretWidth/2, len(chars)-caretWidth))
-		to = from + caretWidth
-	}
+	from, to := window(chars, e.Col-1)
 	var line, mark strings.Builder
 	if from > 0 {
 		line.WriteString("...")
 		mark.WriteString("   ")
 	}
 	for i, r := range chars[from:to] {
-		width := 1
 		switch {
 		case r == '\n', r == '\r':
 			line.WriteByte(' ')
-		case r < 0x20 && r != '\t', r == 0x7f:
+		case caretControl(r):
 			// Escaped, as every message shows control characters: raw,
 			// an escape sequence would act on the terminal.
 			fmt.Fprintf(&line, "\\x%02x", r)
-			width = 4
 		default:
 			line.WriteRune(r)
 		}
@@ -63,7 +58,7 @@ func (e *SyntaxError) Caret() string {
 			if r == '\t' {
 				mark.WriteByte('\t')
 			} else {
-				mark.WriteString("    "[:width])
+				mark.WriteString("    "[:caretColumns(r)])
 			}
 		}
 	}
@@ -77,7 +72,48 @@ func (e *SyntaxError) Caret() string {
 	return line.String() + "\n" + mark.String()
 }
 
-// caretWidth is the most characters of an expression that Caret shows.
+// window returns the characters of chars that Caret shows around the one
+// at index at (len(chars) for the end): all of them when they fit in
+// caretWidth columns, else as many as fit, as many on each side as the
+// other side leaves room for.
+func window(chars []rune, at int) (from, to int) {
+	at = min(max(at, 0), len(chars))
+	from, to = at, at
+	room := caretWidth
+	if to < len(chars) && caretColumns(chars[to]) <= room {
+		room -= caretColumns(chars[to])
+		to++
+	}
+	for {
+		left := from > 0 && caretColumns(chars[from-1]) <= room
+		right := to < len(chars) && caretColumns(chars[to]) <= room
+		switch {
+		case left && (!right || at-from <= to-at):
+			from--
+			room -= caretColumns(chars[from])
+		case right:
+			room -= caretColumns(chars[to])
+			to++
+		default:
+			return from, to
+		}
+	}
+}
+
+// caretControl reports whether Caret shows r escaped.
+func caretControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
+}
+
+// caretColumns returns the columns r takes on Caret's first line.
+func caretColumns(r rune) int {
+	if caretControl(r) {
+		return 4
+	}
+	return 1
+}
+
+// caretWidth is the most columns of an expression that Caret shows.
 const caretWidth = 72
 
 type tokKind uint8
