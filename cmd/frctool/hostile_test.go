@@ -137,10 +137,7 @@ func TestOutputThatIsAnInputIsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer stdin.Close()
-			args := []string{"frctool"}
-			for _, a := range tc.args {
-				args = append(args, strings.Replace(a, "D/", dir+"/", 1))
-			}
+			args := inDir(dir, tc.args)
 			before := snapshot(t, dir)
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), args, stdin, &stdout, &stderr)
@@ -152,6 +149,16 @@ func TestOutputThatIsAnInputIsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inDir returns frctool's command line for args, each "D/" in them
+// replaced by dir.
+func inDir(dir string, args []string) []string {
+	line := []string{"frctool"}
+	for _, a := range args {
+		line = append(line, strings.Replace(a, "D/", dir+"/", 1))
+	}
+	return line
 }
 
 // snapshot lists dir's files with their sizes and hashes, to see that a
@@ -817,10 +824,7 @@ func TestStdinIsStdout(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer stdout.Close()
-			args := []string{"frctool"}
-			for _, a := range tc.args {
-				args = append(args, strings.Replace(a, "D/", dir+"/", 1))
-			}
+			args := inDir(dir, tc.args)
 			var stderr bytes.Buffer
 			done := make(chan int, 1)
 			go func() { done <- run(context.Background(), args, stdin, stdout, &stderr) }()
