@@ -14,6 +14,7 @@ import (
 
 	"github.com/frctool/frctool/internal/csvfield"
 	"github.com/frctool/frctool/internal/words"
+	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/startpos"
 )
 
@@ -261,7 +262,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 				if j > 0 {
 					b.WriteString(" | ")
 				}
-				b.WriteString(c)
+				b.WriteString(markdownCell(c))
 			}
 			b.WriteString(" |\n")
 		}
@@ -272,6 +273,18 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		write(rep.DFRCRows())
 	}
 	return b.Flush()
+}
+
+// markdownCell writes a cell's text so that it stays one cell of one row:
+// a group's name is a tag's value, which may hold a '|' (the next cell), a
+// line break (the next row) or a control character. Backslashes are
+// doubled, so that one before a '|' or other punctuation shows as itself.
+func markdownCell(c string) string {
+	if !strings.ContainsAny(c, "|\\\n\r") {
+		return pgn.EscapeControls(c)
+	}
+	c = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\r\n", " ", "\n", " ", "\r", " ").Replace(c)
+	return pgn.EscapeControls(c)
 }
 
 // jsonFormat identifies frctool's stats documents, so that merging can

@@ -21,6 +21,7 @@ import (
 	"github.com/frctool/frctool/internal/stream"
 	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
+	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/stats"
 )
 
@@ -102,7 +103,7 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 		}
 		for i := range rows {
 			for j, c := range rep.Cells(&rows[i]) {
-				widths[j] = max(widths[j], text.StringWidthWithoutEscSequences(c))
+				widths[j] = max(widths[j], text.StringWidthWithoutEscSequences(shown(c)))
 			}
 		}
 		for start := 0; start == 0 || start < len(rows); start += tableBlock {
@@ -122,7 +123,7 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 				cells := rep.Cells(&rows[i])
 				row := make(table.Row, len(cells))
 				for j, c := range cells {
-					row[j] = c
+					row[j] = shown(c)
 				}
 				t.AppendRow(row)
 			}
@@ -143,6 +144,11 @@ func WriteTable(w io.Writer, rep *stats.Report) error {
 	}
 	return bw.Flush()
 }
+
+// shown is a cell as the table shows it on a terminal: a group's name is a
+// tag's value, whose control characters (an escape sequence) would act on
+// the terminal, so they are escaped as every message escapes them.
+func shown(c string) string { return pgn.EscapeControls(c) }
 
 // tableBlock is how many rows the table library is given at a time.
 const tableBlock = 1000
@@ -184,7 +190,7 @@ func FitColumns(rep *stats.Report, width int) (left []string) {
 	measure := func(rows []stats.Row) {
 		for i := range rows {
 			for j, c := range rows[i].Cells() {
-				widths[j] = max(widths[j], text.StringWidthWithoutEscSequences(c))
+				widths[j] = max(widths[j], text.StringWidthWithoutEscSequences(shown(c)))
 			}
 		}
 	}

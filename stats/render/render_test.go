@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,6 +248,47 @@ func TestHTMLGroupMenuCounts(t *testing.T) {
 				if !strings.Contains(b.String(), want) {
 					t.Errorf("page lacks %q", want)
 				}
+			}
+		})
+	}
+}
+
+// TestGroupNamesKeepTheirCells: a group's name is a tag's value, and may
+// hold a '|', a line break, a backslash or a terminal's escape sequence.
+// Markdown keeps it one cell of one row, and the terminal's table shows
+// it escaped and its columns lined up; CSV writes it as it is, quoted.
+func TestGroupNamesKeepTheirCells(t *testing.T) {
+	// The tag's value is a|b\c and an escape sequence; a PGN value
+	// writes its backslash twice.
+	const game = "[Event \"a|b\\\\c\x1b[31m\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n"
+	var s stats.Stats
+	if err := s.SetGroupBy([]string{"Event"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := stats.Run(context.Background(), pgn.NewReader(strings.NewReader(game)), &s, pipeline.Options{Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	rep := &stats.Report{Stats: &s, Columns: []string{"sp", "games"}}
+	for _, tc := range []struct {
+		name string
+		f    Format
+		want string // the row's line
+	}{
+		{"markdown", Markdown, `| a\|b\\c\x1b[31m | 518 | 1 |`},
+		{"table", Table, `│ a|b\c\x1b[31m │ 518 │     1 │`},
+		{"csv", CSV, "a|b\\c\x1b[31m,518,1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, rep, tc.f); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(b.String(), "\n")
+			if !slices.Contains(lines, tc.want) {
+				t.Errorf("no line %q in:\n%s", tc.want, b.String())
+			}
+			if tc.f != CSV && strings.ContainsRune(b.String(), 0x1b) {
+				t.Errorf("a raw escape in:\n%q", b.String())
 			}
 		})
 	}
