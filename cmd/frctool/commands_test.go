@@ -493,6 +493,8 @@ Shredder-FEN: bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAhf - 0 1
 		},
 		{name: "960 is SP 0", args: []string{"show", "960"}, stdout: showOf(t, "0")},
 		{name: "out of range", args: []string{"show", "961"}, errHas: "SP 961: number out of range", exitCode: 1},
+		{name: "negative", args: []string{"show", "--", "-1"}, errHas: "frctool: SP -1: number out of range", exitCode: 1},
+		{name: "a plus sign", args: []string{"show", "+518"}, stdout: diagram518},
 		{name: "game in progress", args: []string{"show", fenGame}, errHas: "not a Chess960 start position", exitCode: 1},
 		{name: "no argument", args: []string{"show"}, errHas: "want one start position", exitCode: 2},
 		{name: "two arguments", args: []string{"show", "1", "2"}, errHas: "got 2 arguments", exitCode: 2},

@@ -81,7 +81,9 @@ func runShow(ctx context.Context, cmd *cli.Command) error {
 // or FEN, which must be a start array, DFRC allowed.
 func showRanks(input string) (white, black numbering.Rank, err error) {
 	input = strings.TrimSpace(input)
-	if input != "" && strings.Trim(input, "0123456789") == "" {
+	// A sign makes it a number too, and its error the number's ("SP -1: out
+	// of range"), not a back rank's.
+	if digits := strings.TrimLeft(input, "+-"); digits != "" && len(input)-len(digits) <= 1 && strings.Trim(digits, "0123456789") == "" {
 		sp, err := startpos.Scharnagl.Read([]byte(input))
 		if err != nil {
 			return white, black, err
