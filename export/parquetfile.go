@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"runtime/debug"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -676,7 +675,7 @@ func (p *pqFile) flush() error {
 		// remove its temporary file: wait panics with it instead.
 		defer func() {
 			if v := recover(); v != nil {
-				p.done <- &pipeline.PanicError{Value: v, Stack: debug.Stack()}
+				p.done <- pipeline.PanicErrorOf(v)
 			}
 		}()
 		p.done <- p.writeGroup(full, rows)

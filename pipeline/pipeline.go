@@ -198,9 +198,12 @@ func (b *batch[T]) repanic() {
 	panic(p)
 }
 
-// asPanic makes v, recovered from a panic outside any game's work, a
-// PanicError.
-func asPanic(v any) *PanicError {
+// PanicErrorOf makes v, recovered from a panic outside any game's work, a
+// PanicError with the stack of the goroutine recovering it, which still
+// holds the function that panicked. A PanicError passes through as it is.
+// A job with goroutines of its own recovers their panics with it and
+// panics again on its caller's, as Run does.
+func PanicErrorOf(v any) *PanicError {
 	if p, ok := v.(*PanicError); ok {
 		return p
 	}
@@ -337,7 +340,7 @@ func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], ta
 	if jobs <= 1 {
 		defer func() {
 			if v := recover(); v != nil {
-				panic(asPanic(v))
+				panic(PanicErrorOf(v))
 			}
 		}()
 		var b batch[T]
@@ -578,7 +581,7 @@ type relay[T any] struct {
 func (rl *relay[T]) work(slots int) {
 	defer func() {
 		if v := recover(); v != nil {
-			rl.fail(asPanic(v))
+			rl.fail(PanicErrorOf(v))
 		}
 	}()
 	home := make(chan *slot[T], slots)

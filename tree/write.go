@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,7 +201,7 @@ func (f *Forest) render(bw *bufio.Writer, w io.Writer, fn func(i int, t *Tree, m
 			// error, and render panics with it once the workers stop.
 			defer func() {
 				if v := recover(); v != nil && r != nil {
-					r.err = &pipeline.PanicError{Value: v, Stack: debug.Stack()}
+					r.err = pipeline.PanicErrorOf(v)
 					close(r.out)
 				}
 			}()
