@@ -121,8 +121,8 @@ func textOutput(cmd *cli.Command) (*stream.Output, io.Writer, error) {
 	if name == "-" || name == "" {
 		return nil, cmd.Root().Writer, nil
 	}
-	if err := stream.UnsupportedExtension(name); err != nil {
-		return nil, nil, usagef(cmd, "%v", err)
+	if err := checkOutputs(cmd, nil, name); err != nil {
+		return nil, nil, err
 	}
 	o, err := stream.Create(name, nil)
 	if err != nil {
@@ -482,10 +482,8 @@ func (a *archives) inputIDs() []fileID {
 	var ids []fileID
 	for _, name := range a.names {
 		if name == "-" {
-			if f, ok := a.stdin.(*os.File); ok {
-				if fi, err := f.Stat(); err == nil {
-					ids = append(ids, fileID{name: "standard input", fi: fi})
-				}
+			if id, ok := streamID(a.stdin, "standard input"); ok {
+				ids = append(ids, id)
 			}
 			continue
 		}
@@ -576,15 +574,25 @@ func stdoutID(cmd *cli.Command) (fileID, bool) {
 	if e, ok := w.(*errWriter); ok {
 		w = e.w
 	}
-	f, ok := w.(*os.File)
+	id, ok := streamID(w, stdoutName)
+	if !ok || id.fi.Mode()&os.ModeCharDevice != 0 {
+		return fileID{}, false
+	}
+	return id, true
+}
+
+// streamID identifies a standard stream, named name in messages, when it
+// is an open file.
+func streamID(s any, name string) (fileID, bool) {
+	f, ok := s.(*os.File)
 	if !ok {
 		return fileID{}, false
 	}
 	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+	if err != nil {
 		return fileID{}, false
 	}
-	return fileID{name: stdoutName, fi: fi}, true
+	return fileID{name: name, fi: fi}, true
 }
 
 // checkOutputDir refuses an output directory that holds an input, for a

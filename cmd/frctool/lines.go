@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -72,15 +71,11 @@ func checkStdinStdout(cmd *cli.Command) error {
 	if args := cmd.Args().Slice(); len(args) > 0 && !slices.Contains(args, "-") {
 		return nil
 	}
-	f, ok := cmd.Root().Reader.(*os.File)
+	in, ok := streamID(cmd.Root().Reader, "standard input")
 	if !ok {
 		return nil
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	if out, ok := stdoutID(cmd); ok && out.same(fileID{fi: fi}) {
+	if out, ok := stdoutID(cmd); ok && out.same(in) {
 		return usagef(cmd, "standard input and standard output are one file: every row written would be read again")
 	}
 	return nil
