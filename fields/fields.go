@@ -210,21 +210,13 @@ func Lookup(name string) (Field, error) {
 	if name == "" {
 		return Field{}, fmt.Errorf("%w: empty", ErrBadName)
 	}
-	for i := 0; i < len(name); i++ {
-		if !isNameByte(name[i]) {
-			return Field{}, fmt.Errorf("%w: %s", ErrBadName, words.Quote(name))
-		}
+	if !pgn.IsTagName(name) {
+		return Field{}, fmt.Errorf("%w: %s", ErrBadName, words.Quote(name))
 	}
 	if c := name[0]; c >= 'a' && c <= 'z' {
 		return Field{}, fmt.Errorf("%w: %s", ErrUnknownField, words.Quote(name))
 	}
 	return Field{tag: name}, nil
-}
-
-// isNameByte reports whether c may stand in a tag name, as the PGN reader
-// accepts them.
-func isNameByte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+' || c == '#' || c == '=' || c == ':'
 }
 
 // Tag returns the field of the tag named name, whatever its spelling,

@@ -647,6 +647,23 @@ func unescape(dst, v []byte) []byte {
 
 func isNameByte(c byte) bool { return nameBytes[c] }
 
+// IsTagName reports whether the Reader reads name whole as a tag's name:
+// it is not empty, and each of its bytes is a letter, a digit or one of
+// _ - + # = : (more than the standard's letters, digits and _, since
+// archives write such names). A program that takes a tag's name from its
+// user checks it here, so that it asks only for names a game can have.
+func IsTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !nameBytes[name[i]] {
+			return false
+		}
+	}
+	return true
+}
+
 // nameBytes are the bytes of a tag name, looked up rather than compared
 // since every tag of every game passes through it.
 var nameBytes = func() (t [256]bool) {

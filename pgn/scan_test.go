@@ -3,6 +3,7 @@ package pgn
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -285,6 +286,52 @@ func TestNoSkimAfterLongGame(t *testing.T) {
 		s.reset()
 		if s.longGame != c.longNext {
 			t.Fatalf("after game %d: longGame %v, want %v", i+1, s.longGame, c.longNext)
+		}
+	}
+}
+
+// TestIsTagName holds IsTagName to the Reader: a name is a tag name
+// exactly when a game written with it reads back with a tag of that name,
+// for names with each byte in the middle, and at the start.
+func TestIsTagName(t *testing.T) {
+	named := []struct {
+		name string
+		want bool
+	}{
+		{"Event", true},
+		{"WhiteElo", true},
+		{"White_Elo", true},
+		{"My-Tag", true},
+		{"A+B#C=D:E", true},
+		{"X", true},
+		{"", false},
+		{"two words", false},
+		{"quote\"", false},
+		{"bracket]", false},
+		{"Müller", false},
+		{"tab\t", false},
+	}
+	for _, c := range named {
+		if got := IsTagName(c.name); got != c.want {
+			t.Errorf("IsTagName(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	var names []string
+	for c := range 256 {
+		b := string([]byte{byte(c)})
+		names = append(names, "A"+b+"B", b+"AB")
+	}
+	for _, c := range named {
+		names = append(names, c.name)
+	}
+	for _, name := range names {
+		games := readAll(t, "[Site \"s\"]\n["+name+" \"v\"]\n\n*\n", func(r io.Reader) io.Reader { return r }, 0)
+		read := false
+		for _, tag := range games[0].Tags {
+			read = read || string(tag.Name) == name && string(tag.Value) == "v"
+		}
+		if got := IsTagName(name); got != read {
+			t.Errorf("IsTagName(%q) = %v, but the Reader reads it as a tag name: %v", name, got, read)
 		}
 	}
 }
