@@ -334,7 +334,11 @@ func (b *batch[T]) emit(job *Job[T], opts *Options, tally *startpos.Tally) error
 // writing, or when ctx is done, and returns that error; the end of the
 // input is not an error. A panic in the job or the reading, on any of
 // the run's goroutines, stops the run too, and Run panics with it on the
-// calling goroutine as a *PanicError, once the others have stopped.
+// calling goroutine as a *PanicError, once the others have stopped. A
+// job's function that calls runtime.Goexit (as testing.T.Fatal does)
+// stops the run in the same way, and the calling goroutine then exits
+// too, as if the function had run on it. Either way no game after the one
+// at fault is emitted.
 func Run[T any](ctx context.Context, r *pgn.Reader, opts Options, job Job[T], tally *startpos.Tally) error {
 	jobs, n := plan(opts.jobs(), r.MaxGameSize)
 	if jobs <= 1 {
@@ -519,6 +523,9 @@ func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *start
 		ended:   make(chan struct{}),
 	}
 	var wg sync.WaitGroup
+	// Should the caller's own work call runtime.Goexit, the others are
+	// waited for as it unwinds, as they are after a panic.
+	defer wg.Wait()
 	for range jobs - 1 {
 		wg.Add(1)
 		go func() {
@@ -530,6 +537,9 @@ func runSlots[T any](ctx context.Context, opts Options, job Job[T], tally *start
 	wg.Wait()
 	if rl.panic != nil {
 		panic(rl.panic)
+	}
+	if rl.goexit {
+		runtime.Goexit()
 	}
 	switch {
 	case rl.err != nil:
@@ -571,19 +581,37 @@ type relay[T any] struct {
 	waiting []*slot[T] // slots worked on, waiting for their turn, by turn modulo its length
 	err     error
 	panic   *PanicError // the first panic on any worker
-	stopped *slot[T]
-	later   []*pgn.Batch
-	ended   chan struct{} // closed when the run ends early: an error, or src's stop
+	goexit  bool        // a worker called runtime.Goexit before any panic
+	// emitting is set while a slot is emitted. Should the job's Emit,
+	// Warn or Output panic or call runtime.Goexit, the lock is let go of
+	// as the worker unwinds, before fail or exit ends the run; a worker
+	// that takes it meanwhile finds emitting still set and emits nothing,
+	// so that no game after the one at fault is emitted, and the first
+	// fault is the one Run reports.
+	emitting bool
+	stopped  *slot[T]
+	later    []*pgn.Batch
+	ended    chan struct{} // closed when the run ends early: an error, or src's stop
 }
 
 // work reads, works on and emits slots until reading ends or the run
-// does.
+// does. A panic on the way ends the run (fail), and so does a call of
+// runtime.Goexit, as testing.T.FailNow makes: without it the other
+// workers would wait for this one's turns for ever.
 func (rl *relay[T]) work(slots int) {
+	exited := true
 	defer func() {
 		if v := recover(); v != nil {
 			rl.fail(PanicErrorOf(v))
+		} else if exited {
+			rl.exit()
 		}
 	}()
+	rl.workSlots(slots)
+	exited = false
+}
+
+func (rl *relay[T]) workSlots(slots int) {
 	home := make(chan *slot[T], slots)
 	for range slots {
 		s := &slot[T]{home: home}
@@ -639,6 +667,24 @@ func (rl *relay[T]) fail(p *PanicError) {
 	}
 	rl.cancel()
 }
+
+// exit ends the run after a worker called runtime.Goexit, as fail does
+// after a panic; runSlots then calls runtime.Goexit on the caller's
+// goroutine, unless a panic came first.
+func (rl *relay[T]) exit() {
+	rl.emitMu.Lock()
+	defer rl.emitMu.Unlock()
+	rl.goexit = rl.panic == nil
+	if rl.err == nil && rl.stopped == nil {
+		rl.err = errGoexit
+		close(rl.ended)
+	}
+	rl.cancel()
+}
+
+// errGoexit is the run's error once a worker called runtime.Goexit; it
+// is never returned, the caller's goroutine exiting instead.
+var errGoexit = errors.New("runtime.Goexit called by the job")
 
 // readSlot fills s from src in the next turn to read, and returns the
 // turn; ok is false when there is nothing more to read.
@@ -746,11 +792,14 @@ func (rl *relay[T]) emit(s *slot[T]) {
 	case rl.stopped != nil:
 		rl.later = append(rl.later, &s.games)
 		return
-	case rl.err != nil:
-		// Nothing more is emitted after an error.
+	case rl.err != nil, rl.emitting:
+		// Nothing more is emitted after an error, nor after an emit
+		// that never returned.
 	default:
 		if rl.err = rl.ctx.Err(); rl.err == nil {
+			rl.emitting = true
 			rl.err = s.emit(rl.job, rl.opts, rl.tally)
+			rl.emitting = false
 		}
 		if rl.err != nil {
 			rl.cancel()

@@ -663,13 +663,13 @@ func TestRunPanics(t *testing.T) {
 			job: Job[string]{
 				NewWorker: func() func(*Item[string], []byte) []byte { return onEvent("", func() {}) },
 				Emit: func(it *Item[string]) error {
-					if it.Value == "2999" {
+					if it.Value == "2499" {
 						boom()
 					}
 					return nil
 				},
 			},
-			game: 3000, message: "game 3000: panic: boom",
+			game: 2500, message: "game 2500: panic: boom",
 		},
 		{
 			name: "warn",
@@ -714,7 +714,19 @@ func TestRunPanics(t *testing.T) {
 					if tc.in != nil {
 						in = tc.in()
 					}
-					v := runPanicking(t, in, jobs, parts, tc.opts, tc.job)
+					job, last := tc.job, 0
+					emit := job.Emit
+					job.Emit = func(it *Item[string]) error {
+						last = it.Game.Index // one call at a time
+						if emit != nil {
+							return emit(it)
+						}
+						return nil
+					}
+					v := runPanicking(t, in, jobs, parts, tc.opts, job)
+					if tc.game != 0 && last > tc.game {
+						t.Errorf("Emit saw game %d, past game %d, which panicked", last, tc.game)
+					}
 					p, ok := v.(*PanicError)
 					if !ok {
 						t.Fatalf("Run panicked with %T %v, want a *PanicError", v, v)
@@ -751,6 +763,128 @@ func TestRunPanics(t *testing.T) {
 					}
 					if tc.name != "runtime error in a worker" && !errors.Is(p, errBoom) {
 						t.Errorf("errors.Is does not find the value in %v", p)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestRunGoexit: a job's function that calls runtime.Goexit, as
+// testing.T.FailNow does, on whichever goroutine, ends the run, and the
+// goroutine that called Run exits too, once the others have stopped,
+// having emitted no game past the one it happened on. Before, a worker's
+// Goexit left the others waiting for its turns for ever.
+func TestRunGoexit(t *testing.T) {
+	input := games(3000)
+	onEvent := func(e string) func(it *Item[string], out []byte) []byte {
+		return func(it *Item[string], out []byte) []byte {
+			if it.Value = event(it.Game); it.Value == e {
+				runtime.Goexit()
+			}
+			return append(out, it.Value...)
+		}
+	}
+	none := func() func(*Item[string], []byte) []byte { return onEvent("") }
+	tests := []struct {
+		name string
+		opts Options
+		job  Job[string]
+		last int // the last game Emit may see
+	}{
+		{
+			name: "worker",
+			job:  Job[string]{NewWorker: func() func(*Item[string], []byte) []byte { return onEvent("1700") }},
+			last: 1700,
+		},
+		{
+			name: "emit",
+			job: Job[string]{NewWorker: none, Emit: func(it *Item[string]) error {
+				if it.Value == "2500" {
+					runtime.Goexit()
+				}
+				return nil
+			}},
+			last: 2501,
+		},
+		{
+			name: "warn",
+			opts: Options{Warn: func(p *pgn.ParseError) {
+				if p.Line > 5000 {
+					runtime.Goexit()
+				}
+			}},
+			job:  Job[string]{NewWorker: none},
+			last: 3000,
+		},
+		{
+			name: "output",
+			job: Job[string]{NewWorker: none, Output: writerFunc(func(p []byte) (int, error) {
+				runtime.Goexit()
+				return 0, nil
+			})},
+			last: 3000,
+		},
+	}
+	for _, tc := range tests {
+		for _, jobs := range []int{1, 2} {
+			for _, parts := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s jobs %d parts %v", tc.name, jobs, parts), func(t *testing.T) {
+					defer func(p bool, n int) { readInParts, partSize = p, n }(readInParts, partSize)
+					readInParts, partSize = parts, 1000 // many parts, so that workers take turns
+					before := runtime.NumGoroutine()
+					var mu sync.Mutex
+					last := 0
+					job := tc.job
+					emit := job.Emit
+					job.Emit = func(it *Item[string]) error {
+						mu.Lock()
+						last = it.Game.Index
+						mu.Unlock()
+						if emit != nil {
+							return emit(it)
+						}
+						return nil
+					}
+					type end struct {
+						returned bool
+						err      error
+						panicked any
+					}
+					done := make(chan end, 1)
+					go func() {
+						var e end
+						defer func() {
+							e.panicked = recover()
+							done <- e
+						}()
+						opts := tc.opts
+						opts.Jobs = jobs
+						var tally startpos.Tally
+						e.err = Run(context.Background(), pgn.NewReader(strings.NewReader(input)), opts, job, &tally)
+						e.returned = true
+					}()
+					select {
+					case e := <-done:
+						switch {
+						case e.panicked != nil:
+							t.Fatalf("Run panicked with %v, want its caller's goroutine to exit", e.panicked)
+						case e.returned:
+							t.Fatalf("Run returned %v, want its caller's goroutine to exit", e.err)
+						}
+					case <-time.After(10 * time.Second):
+						t.Fatal("the run hangs after runtime.Goexit")
+					}
+					mu.Lock()
+					if last > tc.last {
+						t.Errorf("Emit saw game %d, past game %d where the run ended", last, tc.last)
+					}
+					mu.Unlock()
+					for i := 0; runtime.NumGoroutine() > before; i++ {
+						if i == 100 {
+							t.Fatalf("%d goroutines after the run, %d before", runtime.NumGoroutine(), before)
+						}
+						time.Sleep(10 * time.Millisecond)
 					}
 				})
 			}
