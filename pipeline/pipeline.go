@@ -699,8 +699,11 @@ func (rl *relay[T]) readSlot(s *slot[T]) (turn int, ok bool) {
 	if !rl.reading || rl.ctx.Err() != nil {
 		return 0, false
 	}
+	// Off until the read returns: should it panic, or call
+	// runtime.Goexit, no other worker reads on from where it failed
+	// while this one unwinds.
+	rl.reading = false
 	if err := rl.src.read(s); err != nil {
-		rl.reading = false
 		switch err {
 		case errEnough:
 			rl.more = true
@@ -710,6 +713,7 @@ func (rl *relay[T]) readSlot(s *slot[T]) (turn int, ok bool) {
 		}
 		return 0, false
 	}
+	rl.reading = true
 	turn = rl.read
 	rl.read++
 	return turn, true

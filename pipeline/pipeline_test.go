@@ -567,13 +567,15 @@ func boom() { panic(errBoom) }
 
 // panicReader reads r until after bytes have been read, then panics.
 type panicReader struct {
-	r     *strings.Reader
-	after int
-	read  int
+	r      *strings.Reader
+	after  int
+	read   int
+	panics int // reads that panicked: one, if nothing reads on after it
 }
 
 func (p *panicReader) Read(b []byte) (int, error) {
 	if p.read >= p.after {
+		p.panics++
 		boom()
 	}
 	n, err := p.r.Read(b[:min(len(b), 4096)])
@@ -726,6 +728,9 @@ func TestRunPanics(t *testing.T) {
 					v := runPanicking(t, in, jobs, parts, tc.opts, job)
 					if tc.game != 0 && last > tc.game {
 						t.Errorf("Emit saw game %d, past game %d, which panicked", last, tc.game)
+					}
+					if pr, ok := in.(*panicReader); ok && pr.panics != 1 {
+						t.Errorf("the input was read %d times once it panicked, want once", pr.panics)
 					}
 					p, ok := v.(*PanicError)
 					if !ok {
