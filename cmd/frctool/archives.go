@@ -157,6 +157,7 @@ const progressThreshold = 4 << 20
 type archives struct {
 	names  []string
 	stdin  io.Reader
+	stdout io.Writer
 	stderr io.Writer
 	quiet  bool
 	jobs   int
@@ -204,6 +205,7 @@ func newArchives(cmd *cli.Command) (*archives, error) {
 		names:  cmd.Args().Slice(),
 		stdin:  cmd.Root().Reader,
 		stderr: cmd.Root().ErrWriter,
+		stdout: cmd.Root().Writer,
 		quiet:  cmd.Bool("quiet"),
 		jobs:   int(cmd.Int("jobs")),
 	}
@@ -430,10 +432,11 @@ func (a *archives) warn(p *pgn.ParseError) {
 	fmt.Fprintln(a.stderr, p.Error())
 }
 
-// summary prints the closing line of a command, unless --quiet or the
-// run was refused before reading anything.
+// summary prints the closing line of a command, unless --quiet, the run
+// was refused before reading anything, or the reader of standard output
+// went away (| head), after which frctool ends silently, as cat does.
 func (a *archives) summary(format string, args ...any) {
-	if a.quiet || a.refused {
+	if a.quiet || a.refused || brokenPipe(a.stdout) {
 		return
 	}
 	a.mu.Lock()

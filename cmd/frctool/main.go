@@ -46,9 +46,22 @@ func versionString() string {
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 func main() {
+	// A reader that stops early (frctool ... | head) closes the pipe.
+	// Unasked for, SIGPIPE would end the process at the next write to
+	// it, with no deferred function run: the temporary files of the
+	// other outputs (filter's --rejects) would stay behind. Asked for,
+	// it makes the write fail instead, the run ends as after any error,
+	// and then the process ends by SIGPIPE, silently, as cat does.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	if code == exitBrokenPipe {
+		// No longer asked for, SIGPIPE ends the process at this write
+		// to the broken pipe (os/signal's rule for standard output).
+		signal.Reset(syscall.SIGPIPE)
+		os.Stdout.Write([]byte{'\n'})
+	}
 	os.Exit(code)
 }
 
@@ -57,6 +70,10 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // an input could not be read or written
 	exitUsage   = 2 // the command line itself is wrong
+	// exitBrokenPipe is run's status when standard output was closed
+	// early: the status a shell shows for a process SIGPIPE ended, which
+	// main ends it by.
+	exitBrokenPipe = 128 + 13
 )
 
 // run is main without the process: it takes the arguments and the three
@@ -78,6 +95,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	err := app.Run(ctx, args)
 	err = helpTopicError(app, err)
+	if brokenPipe(out) {
+		// The reader of standard output went away: the run ended as
+		// after any error, its other outputs left as they were. Nothing
+		// is said, as cat and grep say nothing.
+		return exitBrokenPipe
+	}
 	if err == nil && out.err != nil {
 		err = fmt.Errorf("stdout: %w", out.err)
 	}
@@ -160,6 +183,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+// brokenPipe reports whether w, the standard output the commands write
+// to, failed because its reader went away.
+func brokenPipe(w io.Writer) bool {
+	e, ok := w.(*errWriter)
+	return ok && errors.Is(e.err, syscall.EPIPE)
 }
 
 // usageError is an error in the command line: exit status 2.
