@@ -57,10 +57,16 @@ func main() {
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if code == exitBrokenPipe {
-		// No longer asked for, SIGPIPE ends the process at this write
-		// to the broken pipe (os/signal's rule for standard output).
+		// No longer asked for, SIGPIPE ends the process at a write to
+		// a broken standard output or error (os/signal's rule for
+		// them); written to only when its reader is gone, neither gets
+		// the byte.
 		signal.Reset(syscall.SIGPIPE)
-		os.Stdout.Write([]byte{'\n'})
+		for _, f := range []*os.File{os.Stdout, os.Stderr} {
+			if stream.ReaderGone(f) {
+				f.Write([]byte{'\n'})
+			}
+		}
 	}
 	os.Exit(code)
 }
@@ -70,9 +76,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // an input could not be read or written
 	exitUsage   = 2 // the command line itself is wrong
-	// exitBrokenPipe is run's status when standard output was closed
-	// early: the status a shell shows for a process SIGPIPE ended, which
-	// main ends it by.
+	// exitBrokenPipe is run's status when the reader of standard output
+	// or error went away: the status a shell shows for a process SIGPIPE
+	// ended, which main ends it by.
 	exitBrokenPipe = 128 + 13
 )
 
@@ -89,16 +95,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// A terminal stays an *os.File, for the commands that ask whether
 	// they write to one; errors writing to it are not worth a status.
 	out := &errWriter{w: stdout}
-	app.Reader, app.Writer, app.ErrWriter = stdin, out, stderr
+	// The reader of stderr going away (frctool validate x.pgn 2>&1 |
+	// head) stops the run too: its messages can no longer be read.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errOut := &errWriter{w: stderr, broken: cancel}
+	app.Reader, app.Writer, app.ErrWriter = stdin, out, errOut
 	if isTerminal(stdout) {
 		app.Writer = stdout
 	}
+	if isTerminal(stderr) {
+		app.ErrWriter = stderr
+	}
 	err := app.Run(ctx, args)
 	err = helpTopicError(app, err)
-	if brokenPipe(out) {
-		// The reader of standard output went away: the run ended as
-		// after any error, its other outputs left as they were. Nothing
-		// is said, as cat and grep say nothing.
+	if brokenPipe(out) || brokenPipe(errOut) {
+		// The run ended as after any error, its other outputs left as
+		// they were. Nothing is said, as cat says nothing.
 		return exitBrokenPipe
 	}
 	if err == nil && out.err != nil {
@@ -172,8 +185,9 @@ func catchPanic(stderr io.Writer, code *int) {
 // closed pipe), which commands that print with fmt would otherwise lose:
 // run then exits with status 1. Writes after an error are dropped.
 type errWriter struct {
-	w   io.Writer
-	err error
+	w      io.Writer
+	err    error
+	broken func() // if set, called when the reader of w went away
 }
 
 func (e *errWriter) Write(p []byte) (int, error) {
@@ -182,6 +196,9 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	}
 	n, err := e.w.Write(p)
 	e.err = err
+	if e.broken != nil && errors.Is(err, syscall.EPIPE) {
+		e.broken()
+	}
 	return n, err
 }
 

@@ -38,3 +38,23 @@ func GrowPipe(f *os.File) {
 		}
 	})
 }
+
+// ReaderGone reports whether f is the writing end of a pipe whose reader
+// has closed it, so that a write to f would fail with EPIPE (or raise
+// SIGPIPE). It writes nothing.
+func ReaderGone(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	gone := false
+	_ = rc.Control(func(fd uintptr) {
+		// Linux reports POLLERR on a pipe's writing end once it has no
+		// reader; a file or a terminal never does.
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+		if n, err := unix.Poll(fds, 0); err == nil && n > 0 {
+			gone = fds[0].Revents&unix.POLLERR != 0
+		}
+	})
+	return gone
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -92,4 +93,57 @@ func TestGrowPipe(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestReaderGone: only a pipe whose reader closed it is gone; a pipe
+// with its reader, a full one, a file and the reading end are not.
+func TestReaderGone(t *testing.T) {
+	pipe := func(t *testing.T) (r, w *os.File) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close(); w.Close() })
+		return r, w
+	}
+	tests := []struct {
+		name string
+		file func(t *testing.T) *os.File
+		want bool
+	}{
+		{"reader closed", func(t *testing.T) *os.File { r, w := pipe(t); r.Close(); return w }, true},
+		{"reader closed after a write", func(t *testing.T) *os.File {
+			r, w := pipe(t)
+			w.Write([]byte("x"))
+			r.Close()
+			return w
+		}, true},
+		{"reader open", func(t *testing.T) *os.File { _, w := pipe(t); return w }, false},
+		{"full, reader open", func(t *testing.T) *os.File {
+			_, w := pipe(t)
+			w.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+			for {
+				if _, err := w.Write(make([]byte, 64<<10)); err != nil {
+					break
+				}
+			}
+			return w
+		}, false},
+		{"reading end", func(t *testing.T) *os.File { r, _ := pipe(t); return r }, false},
+		{"file", func(t *testing.T) *os.File {
+			f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			return f
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ReaderGone(tc.file(t)); got != tc.want {
+				t.Errorf("ReaderGone = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
