@@ -573,6 +573,39 @@ func TestCreateNamesTheOutput(t *testing.T) {
 	}
 }
 
+// TestWriteErrorsNameTheOutput: a write or sync that fails (a full disk)
+// names the file being replaced, not the temporary file, which is gone
+// by the time the message is read, and errors.Is still finds the cause.
+func TestWriteErrorsNameTheOutput(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.pgn")
+	tests := []struct {
+		name string
+		fail func(a *AtomicFile) error
+		want string
+	}{
+		{"write", func(a *AtomicFile) error {
+			_, err := a.Write([]byte("x"))
+			return err
+		}, "write " + target + ": file already closed"},
+		{"commit", func(a *AtomicFile) error { return a.Commit() }, "chmod " + target + ": file already closed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := NewAtomicFile(target, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Abort()
+			a.File.Close() // every use of it fails from now on
+			err = tc.fail(a)
+			if err == nil || err.Error() != tc.want || !errors.Is(err, os.ErrClosed) {
+				t.Errorf("error %v, want %q, which errors.Is takes for os.ErrClosed", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestIdle: a pipe is idle once what was written is read and nothing more
 // comes; a byte written in time, a file, a compressed stream and a done
 // context are not.

@@ -772,7 +772,21 @@ func (a *AtomicFile) Write(p []byte) (int, error) {
 		startWriteback(a.File, a.flushed, a.written-a.flushed)
 		a.flushed = a.written
 	}
+	if err != nil {
+		err = a.named(err)
+	}
 	return n, err
+}
+
+// named makes err, of the temporary file, an error of the file it
+// replaces: "write out.pgn: no space left on device". The temporary
+// file's name means nothing to the user, and is gone by the time the
+// message is read.
+func (a *AtomicFile) named(err error) error {
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == a.File.Name() {
+		return &fs.PathError{Op: pe.Op, Path: a.target, Err: pe.Err}
+	}
+	return fmt.Errorf("%s: %w", a.target, err)
 }
 
 // NewAtomicFile creates the temporary file for target. A symbolic link is
@@ -911,7 +925,7 @@ func (a *AtomicFile) publish() error {
 
 func (a *AtomicFile) fail(err error) error {
 	a.Abort()
-	return fmt.Errorf("%s: %w", a.target, err)
+	return a.named(err)
 }
 
 // Abort removes the temporary file; the target is untouched.
