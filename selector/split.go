@@ -322,7 +322,7 @@ func (s *Splitter) keepIncomplete(r *pgn.Reader, opts pipeline.Options) error {
 		err = e
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fileError(path, err)
 	}
 	// The Reader stands after the game; its first line is as many lines
 	// back as the game has line ends (a lone CR in old Mac files).
@@ -574,7 +574,7 @@ func (s *Splitter) flush(class int) error {
 	}
 	b := s.bufs[class]
 	if _, err := f.Write(b); err != nil {
-		return fmt.Errorf("%s: %w", f.Name(), err)
+		return fileError(f.Name(), err)
 	}
 	s.pending -= len(b)
 	s.bufs[class] = b[:0]
@@ -639,13 +639,22 @@ func (s *Splitter) file(class int) (*outFile, error) {
 	return f, nil
 }
 
+// fileError names the file name in err, unless err names it already, as
+// the system's errors do ("write sp-114.pgn: no space left on device").
+func fileError(name string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == name {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
 // closeFile ends the file's compressed member or frame and closes it.
 func (s *Splitter) closeFile(f *outFile) error {
 	s.open.Remove(f.elem)
 	s.files[f.class] = nil
-	err := f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.Name(), err)
+	if err := f.Close(); err != nil {
+		return fileError(f.Name(), err)
 	}
 	return nil
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -618,6 +620,28 @@ func TestSplitEnd(t *testing.T) {
 			files := snapshot(t, dir)
 			if tt.kept != (len(files) == 960) || !tt.kept && files != nil {
 				t.Errorf("%d files after End (directory there: %v); want all 960 kept: %v", len(files), files != nil, tt.kept)
+			}
+		})
+	}
+}
+
+// TestFileError: a file's error names the file once, whether the system
+// named it already or not, and errors.Is still finds the cause.
+func TestFileError(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"named by the system", &fs.PathError{Op: "write", Path: "sp-114.pgn", Err: syscall.ENOSPC}, "write sp-114.pgn: no space left on device"},
+		{"another file named", &fs.PathError{Op: "write", Path: "tmp", Err: syscall.ENOSPC}, "sp-114.pgn: write tmp: no space left on device"},
+		{"not named", fmt.Errorf("zstd: %w", syscall.ENOSPC), "sp-114.pgn: zstd: no space left on device"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := fileError("sp-114.pgn", tc.err)
+			if err.Error() != tc.want || !errors.Is(err, syscall.ENOSPC) {
+				t.Errorf("fileError = %v, want %q, which errors.Is takes for ENOSPC", err, tc.want)
 			}
 		})
 	}
