@@ -146,6 +146,10 @@ func (r *Reader) readInto(buf []byte, want int, handOut bool) (_ []byte, idle bo
 	empty := 0
 	for len(buf) < want && r.err == nil {
 		n, err := r.src.Read(buf[len(buf):most])
+		if e := readCount(n, buf[len(buf):most]); e != nil {
+			r.err = e
+			return buf, false
+		}
 		buf = buf[:len(buf)+n]
 		if err != nil {
 			r.err = err

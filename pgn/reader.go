@@ -50,6 +50,20 @@ var (
 	ErrNUL = fmt.Errorf("%w: NUL byte", ErrBinary)
 )
 
+// ErrReadCount is the error reading ends with when the io.Reader the
+// Reader reads from returns a count of bytes below 0 or above what it was
+// asked for, which io.Reader forbids: a broken reader is reported, not
+// read past the end of its buffer.
+var ErrReadCount = errors.New("the input's Read returned an impossible count")
+
+// readCount checks n, the count a Read into p returned.
+func readCount(n int, p []byte) error {
+	if n < 0 || n > len(p) {
+		return fmt.Errorf("%w: %d bytes read into %d", ErrReadCount, n, len(p))
+	}
+	return nil
+}
+
 // ParseError is a problem found at a line of the input. Its text has the
 // form "file:line: message", the form compilers and editors understand.
 type ParseError struct {
@@ -282,7 +296,9 @@ type batchGame struct {
 func (r *Reader) ReadBatch(b *Batch, size int) error {
 	b.raw, b.vals, b.spans, b.probs, b.meta = b.raw[:0], b.vals[:0], b.spans[:0], b.probs[:0], b.meta[:0]
 	b.part, b.idle = part{}, false
-	for len(b.raw) < size {
+	// At least one game, whatever the size: a batch of none, but no
+	// error, would leave a caller's loop going round for ever.
+	for len(b.meta) == 0 || len(b.raw) < size {
 		n, partial, err := r.scanGame(len(b.meta) > 0)
 		if err == errIdle {
 			b.idle = true
@@ -421,6 +437,10 @@ func (r *Reader) fill() {
 	got, empty := 0, 0
 	for got < want && r.end < len(r.buf) {
 		n, err := r.src.Read(r.buf[r.end:])
+		if e := readCount(n, r.buf[r.end:]); e != nil {
+			r.err = e
+			return
+		}
 		r.end += n
 		got += n
 		if err != nil {

@@ -267,6 +267,86 @@ func TestReaderPassesReadErrors(t *testing.T) {
 	}
 }
 
+// TestReadBatchAtLeastOneGame: a batch holds at least one game whatever
+// the size asked for, 0 and below included, and io.EOF follows the last,
+// so that a loop over the batches ends. A size of 0 gave batches of no
+// game and no error, for ever.
+func TestReadBatchAtLeastOneGame(t *testing.T) {
+	const input = "[Event \"1\"]\n\n1. e4 *\n\n[Event \"2\"]\n\n*\n\n[Event \"3\"]\n\n1-0\n"
+	tests := []struct {
+		size int
+		want []int // the games of each batch
+	}{
+		{-1, []int{1, 1, 1}},
+		{0, []int{1, 1, 1}},
+		{1, []int{1, 1, 1}},
+		{30, []int{2, 1}},
+		{1 << 20, []int{3}},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.size), func(t *testing.T) {
+			r := NewReader(strings.NewReader(input))
+			var b Batch
+			var got []int
+			var all strings.Builder
+			for range 10 {
+				err := r.ReadBatch(&b, tc.size)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, len(b.Games))
+				for _, g := range b.Games {
+					all.Write(g.Raw)
+				}
+			}
+			if !slices.Equal(got, tc.want) || all.String() != input {
+				t.Errorf("batches of %v games, want %v; together the input: %v", got, tc.want, all.String() == input)
+			}
+			if err := r.ReadBatch(&b, tc.size); err != io.EOF {
+				t.Errorf("after the end: %v, want io.EOF again", err)
+			}
+		})
+	}
+}
+
+// countReader returns n from every Read, whatever it was given.
+type countReader struct{ n int }
+
+func (c countReader) Read(p []byte) (int, error) { return c.n, nil }
+
+// TestReadCount: a Read that returns a count io.Reader forbids (below 0,
+// or above the buffer it was given) ends the reading with ErrReadCount,
+// by each way of reading, rather than a slice out of range.
+func TestReadCount(t *testing.T) {
+	reads := []struct {
+		name string
+		read func(r *Reader) error
+	}{
+		{"Next", func(r *Reader) error { _, err := r.Next(); return err }},
+		{"ReadBatch", func(r *Reader) error { var b Batch; return r.ReadBatch(&b, 1000) }},
+		{"ReadPart", func(r *Reader) error {
+			var b Batch
+			if err := r.ReadPart(&b, 1000); err != nil {
+				return err
+			}
+			return r.ReadPart(&b, 1000) // the error of the first is kept for the next
+		}},
+	}
+	for _, n := range []int{-1, 1 << 30} {
+		for _, rd := range reads {
+			t.Run(fmt.Sprintf("%s %d", rd.name, n), func(t *testing.T) {
+				err := rd.read(NewReader(countReader{n}))
+				if !errors.Is(err, ErrReadCount) {
+					t.Errorf("error %v, want ErrReadCount", err)
+				}
+			})
+		}
+	}
+}
+
 func TestParseErrorFormat(t *testing.T) {
 	e := &ParseError{File: "x.pgn", Line: 12, Err: ErrNoResult}
 	if got := e.Error(); got != "x.pgn:12: game has no result (truncated?)" {
