@@ -7,14 +7,17 @@
 // independently, so that a position may come up twice, or without repeats.
 // [Pool.Table] lays the draws out over the rounds and boards of an event.
 //
-// The random numbers come from a *rand.Rand that the caller supplies, so that
-// a seeded generator repeats a draw exactly: draws with repeats take one
-// rand.Rand.IntN per position over the allowed positions in ascending order,
-// and draws without repeats are a partial Fisher–Yates shuffle of that list,
-// one IntN per position drawn.
+// The random numbers come from a *rand.Rand that the caller supplies, so
+// that a seeded generator repeats a draw exactly, or from crypto/rand when
+// it supplies none: draws with repeats take one rand.Rand.IntN per
+// position over the allowed positions in ascending order, and draws
+// without repeats are a partial Fisher–Yates shuffle of that list, one
+// IntN per position drawn.
 package draw
 
 import (
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"iter"
@@ -106,11 +109,17 @@ func (p *Pool) check(n int, unique bool) error {
 // then an error, [ErrTooMany], returned before anything is drawn.
 //
 // The positions are drawn as the sequence is ranged over, which continues
-// rng's stream: a second range draws new positions. Draws without repeats
-// hold a copy of the pool, so they cost memory in the pool's size, not n.
+// rng's stream: a second range draws new positions. A nil rng draws from
+// crypto/rand, the operating system's secure source, which no one can
+// predict or repeat: the draw of an event whose players must not know it
+// beforehand. Draws without repeats hold a copy of the pool, so they cost
+// memory in the pool's size, not n.
 func (p *Pool) Draws(rng *rand.Rand, n int, unique bool) (iter.Seq[int], error) {
 	if err := p.check(n, unique); err != nil {
 		return nil, err
+	}
+	if rng == nil {
+		rng = rand.New(secureSource{})
 	}
 	if !unique {
 		return func(yield func(int) bool) {
@@ -134,6 +143,16 @@ func (p *Pool) Draws(rng *rand.Rand, n int, unique bool) (iter.Seq[int], error) 
 			}
 		}
 	}, nil
+}
+
+// secureSource is a rand.Source drawing from crypto/rand, so that
+// rand.Rand's unbiased IntN can be used over it.
+type secureSource struct{}
+
+func (secureSource) Uint64() uint64 {
+	var b [8]byte
+	crand.Read(b[:]) // never fails: crypto/rand aborts the program instead
+	return binary.LittleEndian.Uint64(b[:])
 }
 
 // Event is the shape of an event's draw: how many rounds and boards it has,
@@ -189,7 +208,8 @@ type Game struct {
 //
 // The draws are taken in table order, so a table of R rounds repeats the
 // first R positions that Draws would give with an rng in the same state, and
-// a table per board the first R×B.
+// a table per board the first R×B. A nil rng draws from crypto/rand, as
+// for Draws.
 func (p *Pool) Table(rng *rand.Rand, e Event, unique bool) (iter.Seq[Game], error) {
 	n, err := e.Draws()
 	if err != nil {

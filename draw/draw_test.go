@@ -452,3 +452,63 @@ func TestTableBreak(t *testing.T) {
 		})
 	}
 }
+
+// TestSecureDraws: a nil rng draws from crypto/rand. The draws are not
+// repeatable, so the test holds them to what any fair draw gives: only
+// allowed positions, no repeats when asked for none, two draws that
+// differ, and a chi-squared statistic of uniformity within 6.1 standard
+// deviations of its mean (the normal approximation; a fair source fails
+// it about once in a billion runs, a source stuck on one value or with a
+// modulo bias every time).
+func TestSecureDraws(t *testing.T) {
+	p := mustPool(t, 518)
+	drawn := func(n int, unique bool) []int {
+		seq, err := p.Draws(nil, n, unique)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Collect(seq)
+	}
+	first, second := drawn(20, true), drawn(20, true)
+	if slices.Equal(first, second) {
+		t.Errorf("two draws from crypto/rand gave the same positions: %v", first)
+	}
+	seen := map[int]bool{}
+	for _, sp := range first {
+		if !p.Allows(sp) || seen[sp] {
+			t.Errorf("draw without repeats %v: %d not allowed or drawn twice", first, sp)
+		}
+		seen[sp] = true
+	}
+	const perPosition = 50
+	counts := map[int]int{}
+	for _, sp := range drawn(p.Len()*perPosition, false) {
+		if !p.Allows(sp) {
+			t.Fatalf("%d drawn, which the pool excludes", sp)
+		}
+		counts[sp]++
+	}
+	chi2 := 0.0
+	for _, sp := range p.Positions() {
+		d := float64(counts[sp] - perPosition)
+		chi2 += d * d / perPosition
+	}
+	k := float64(p.Len() - 1)
+	if spread := 6.1 * math.Sqrt(2*k); math.Abs(chi2-k) > spread {
+		t.Errorf("chi-squared %.1f with %.0f degrees of freedom, want within %.0f of it", chi2, k, spread)
+	}
+	table, err := p.Table(nil, Event{Rounds: 9, Boards: 2, PerBoard: true}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := 0
+	for g := range table {
+		games++
+		if !p.Allows(g.SP) {
+			t.Errorf("table game %+v: position not allowed", g)
+		}
+	}
+	if games != 18 {
+		t.Errorf("the table holds %d games, want 18", games)
+	}
+}

@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"strconv"
@@ -60,16 +58,6 @@ instead, so that the same seed repeats the same draw on every machine.` +
 // determines the draw.
 const pcgStream = 960
 
-// cryptoSource is a rand.Source drawing from crypto/rand, so that rand.Rand's
-// unbiased IntN can be used over it.
-type cryptoSource struct{}
-
-func (cryptoSource) Uint64() uint64 {
-	var b [8]byte
-	crand.Read(b[:]) // never fails: crypto/rand aborts the program instead
-	return binary.LittleEndian.Uint64(b[:])
-}
-
 func runRandom(ctx context.Context, cmd *cli.Command) error {
 	format, err := choice(cmd, "format", "text", "csv", "fen")
 	if err != nil {
@@ -102,11 +90,10 @@ func runRandom(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return usagef(cmd, "--exclude: %v", err)
 	}
-	var src rand.Source = cryptoSource{}
+	var rng *rand.Rand // crypto/rand
 	if cmd.IsSet("seed") {
-		src = rand.NewPCG(cmd.Uint64("seed"), pcgStream)
+		rng = rand.New(rand.NewPCG(cmd.Uint64("seed"), pcgStream))
 	}
-	rng := rand.New(src)
 	unique := cmd.Bool("unique")
 
 	o, out, err := textOutput(cmd)
