@@ -10,6 +10,9 @@ import (
 // set-up, which Pop takes back. A Board is not safe for concurrent use, not
 // even by readers, because SAN and the game-state checks play moves on it
 // and take them back; use Copy to hand one to another goroutine.
+//
+// A Board is made by New, Start, ParseFEN or FromFEN; its zero value is no
+// position (it has no kings), and its methods may panic on it.
 type Board struct {
 	byType   [7]bitboard // indexed by PieceType; [0] unused
 	byColor  [2]bitboard

@@ -97,7 +97,9 @@ func (c *Counts) add(o *Counts) {
 // formula, 1 / (1 + 10^(-(white-black)/400)): 0.5 between equals, 0.64
 // for 100 points more, 0.76 for 200.
 func Expectation(white, black int) float64 {
-	return 1 / (1 + math.Pow(10, -float64(white-black)/400))
+	// The difference is taken in floating point: in int, ratings far
+	// apart (from a program, not a PGN file) could wrap around.
+	return 1 / (1 + math.Pow(10, -(float64(white)-float64(black))/400))
 }
 
 // Pair is the two Scharnagl numbers of a DFRC game.

@@ -656,3 +656,34 @@ func TestRunWorkersCountAlike(t *testing.T) {
 		t.Errorf("%d games in the positions' counts, %d identified in the totals", games, one.Totals.Identified)
 	}
 }
+
+// TestExpectation holds the Elo expectation to values worked out by hand
+// (1/(1+10^-0.25) = 0.640065, 1/(1+10^-0.5) = 0.759747), to its symmetry,
+// and to ratings as far apart as int allows, which wrapped around when
+// their difference was taken in int.
+func TestExpectation(t *testing.T) {
+	tests := []struct {
+		name         string
+		white, black int
+		want         float64
+	}{
+		{"equals", 1500, 1500, 0.5},
+		{"100 more", 1600, 1500, 0.640065},
+		{"200 more", 2200, 2000, 0.759747},
+		{"200 fewer", 2000, 2200, 1 - 0.759747},
+		{"800 more", 2800, 2000, 1 / (1 + 0.01)},
+		{"as far apart as int allows", math.MaxInt, math.MinInt, 1},
+		{"the other way", math.MinInt, math.MaxInt, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Expectation(tc.white, tc.black)
+			if math.Abs(got-tc.want) > 1e-6 {
+				t.Errorf("Expectation(%d, %d) = %.7f, want %.7f", tc.white, tc.black, got, tc.want)
+			}
+			if other := Expectation(tc.black, tc.white); math.Abs(got+other-1) > 1e-12 {
+				t.Errorf("Expectation both ways adds up to %v, want 1", got+other)
+			}
+		})
+	}
+}
