@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -811,6 +812,44 @@ func TestUnsupportedCompression(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 				t.Errorf("Create left %v", entries)
+			}
+		})
+	}
+}
+
+// TestLongOutputNames: an output whose name is as long as the file system
+// allows is written, though its temporary file's name, made from it, would
+// be longer; a name cut for the temporary file is not cut inside a
+// character.
+func TestLongOutputNames(t *testing.T) {
+	tests := []struct{ name, base string }{
+		{"255 bytes", strings.Repeat("a", 251) + ".pgn"},
+		{"254 bytes of two-byte characters", strings.Repeat("é", 125) + ".pgn"},
+		{"short", "x.pgn"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			name := filepath.Join(dir, tc.base)
+			o, err := Create(name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tmp := filepath.Base(o.file.File.Name())
+			if !utf8.ValidString(tmp) || len(tmp) > 255 || !strings.HasPrefix(tmp, "."+tc.base[:min(len(tc.base), 100)]) {
+				t.Errorf("temporary file %q (%d bytes)", tmp, len(tmp))
+			}
+			if _, err := o.Write([]byte("games")); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			if b, err := os.ReadFile(name); err != nil || string(b) != "games" {
+				t.Errorf("read back %q, %v", b, err)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(left) > 0 {
+				t.Errorf("left behind: %v", left)
 			}
 		})
 	}

@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dsnet/compress/bzip2"
 	"github.com/klauspost/compress/gzip"
@@ -815,7 +816,7 @@ func newAtomicFile(name, path string, old os.FileInfo, perm os.FileMode) (*Atomi
 	if perm == 0 && old != nil {
 		perm = old.Mode() & specialBits
 	}
-	f, err := os.CreateTemp(dir, "."+base+".frctool-*.tmp")
+	f, err := os.CreateTemp(dir, "."+tempBase(base)+".frctool-*.tmp")
 	if err != nil {
 		// The temporary file's name means nothing to the user: say what
 		// stops the output itself ("x.csv: no such file or directory").
@@ -833,6 +834,23 @@ func newAtomicFile(name, path string, old os.FileInfo, perm os.FileMode) (*Atomi
 	temporaries.files[a] = struct{}{}
 	temporaries.Unlock()
 	return a, nil
+}
+
+// tempBase is the part of a temporary file's name taken from the name of
+// the file it replaces: all of it, or for a long name its first bytes,
+// so that the temporary name stays within the 255 bytes most file systems
+// allow a name when the output's own name does (the rest of it adds up
+// to 24 bytes at most).
+func tempBase(base string) string {
+	const most = 200
+	if len(base) <= most {
+		return base
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut-- // a name cut inside a character would not be UTF-8
+	}
+	return base[:cut]
 }
 
 // temporaries are the atomic files neither committed nor aborted yet.
