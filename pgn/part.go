@@ -113,7 +113,10 @@ func (r *Reader) ReadPart(b *Batch, size int) error {
 
 	end := p.end(raw)
 	if r.buf == nil {
-		r.buf = make([]byte, initialBuffer)
+		// Only the bytes after the cut are kept here, so the buffer is
+		// made to their size: an input of one short game, each file of
+		// a folder of them, takes no more.
+		r.buf = make([]byte, 0, len(raw)-end)
 		r.scan.reset()
 	}
 	r.buf = append(r.buf[:0], raw[end:]...)
@@ -135,18 +138,25 @@ func (r *Reader) limit() int {
 // want bytes or reading fails; the error is kept in r.err. With handOut it
 // also stops, after one read at least, when the input is idle.
 func (r *Reader) readInto(buf []byte, want int, handOut bool) (_ []byte, idle bool) {
-	if cap(buf) < want+minRead {
-		nb := make([]byte, len(buf), want+minRead)
-		copy(nb, buf)
-		buf = nb
-	}
 	// Read no more than asked, though the buffer may be larger from an
 	// earlier part, so that parts stay small enough to share out.
-	most := min(cap(buf), want+minRead)
+	most := want + minRead
 	empty := 0
 	for len(buf) < want && r.err == nil {
-		n, err := r.src.Read(buf[len(buf):most])
-		if e := readCount(n, buf[len(buf):most]); e != nil {
+		if room := min(cap(buf), most) - len(buf); (cap(buf) == 0 || room < cap(buf)/2) && cap(buf) < most {
+			// The buffer grows as the input comes, from firstRead and
+			// doubling whenever less than half of it is left, not at
+			// once to all a part may take: an input of one short game,
+			// each file of a folder of them, then takes 4 KB, not 288.
+			// A batch keeps its buffer for its next parts, so a large
+			// input grows it once.
+			nb := make([]byte, len(buf), min(most, max(2*cap(buf), firstRead)))
+			copy(nb, buf)
+			buf = nb
+		}
+		into := buf[len(buf):min(cap(buf), most)]
+		n, err := r.src.Read(into)
+		if e := readCount(n, into); e != nil {
 			r.err = e
 			return buf, false
 		}
@@ -356,6 +366,13 @@ type tagArena struct {
 	cur    int
 }
 
+// The sizes of a tagArena's blocks, in tags: the first, and the largest
+// that doubling makes.
+const (
+	arenaFirst = 64
+	arenaBlock = 4096
+)
+
 // reset makes all the room free again.
 func (a *tagArena) reset() {
 	a.cur = 0
@@ -369,7 +386,14 @@ func (a *tagArena) reset() {
 func (a *tagArena) take(n int) []Tag {
 	for {
 		if a.cur == len(a.blocks) {
-			a.blocks = append(a.blocks, make([]Tag, 0, max(n, 4096)))
+			// Blocks start small and double up to arenaBlock tags: a
+			// batch of one short game, each file of a folder of them,
+			// then makes room for a few dozen tags, not thousands.
+			size := arenaFirst
+			if k := len(a.blocks); k > 0 {
+				size = min(2*cap(a.blocks[k-1]), arenaBlock)
+			}
+			a.blocks = append(a.blocks, make([]Tag, 0, max(n, size)))
 		}
 		b := a.blocks[a.cur]
 		if l := len(b); cap(b)-l >= n {

@@ -120,6 +120,7 @@ const DefaultMaxGameSize = 4 << 20
 
 const (
 	minRead       = 32 << 10 // read at least this much at a time
+	firstRead     = 4 << 10  // a part's first read into a new buffer
 	initialBuffer = 64 << 10 // grows with the largest game
 )
 

@@ -138,3 +138,61 @@ func countGames(b *testing.B, data []byte) int {
 		n++
 	}
 }
+
+// BenchmarkSmallFiles runs commands over a folder of 1,000 files of one
+// lichess-like game each, as broadcasts and per-game downloads come: the
+// cost of an input beside its games. It reports files/s and the memory
+// allocated a file, which the collector must reclaim.
+//
+//	go test ./cmd/frctool -run '^$' -bench SmallFiles -benchmem
+func BenchmarkSmallFiles(b *testing.B) {
+	const files = 1000
+	dir := b.TempDir()
+	data := archivegen.Bytes(archivegen.Options{Seed: 1, Shape: archivegen.Lichess}, 4<<20)
+	r := pgn.NewReader(bytes.NewReader(data))
+	var names []string
+	for len(names) < files {
+		g, err := r.Next()
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := filepath.Join(dir, "g"+strconv.Itoa(len(names))+".pgn")
+		if err := os.WriteFile(name, g.Raw, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"stats", []string{"stats", "-q"}},
+		{"filter", []string{"filter", "-q", "--sp", "0-500"}},
+		{"annotate", []string{"annotate", "-q"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			args := slices.Concat([]string{"frctool"}, c.args, names)
+			var alloc uint64
+			n := 0
+			for b.Loop() {
+				alloc += allocated(func() {
+					if code := run(context.Background(), args, nil, io.Discard, io.Discard); code != 0 {
+						b.Fatalf("%v: exit status %d", c.args, code)
+					}
+				})
+				n++
+			}
+			b.ReportMetric(float64(files*n)/b.Elapsed().Seconds(), "files/s")
+			b.ReportMetric(float64(alloc)/float64(files*n), "B/file")
+		})
+	}
+}
+
+// allocated returns the bytes of heap memory f allocated.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}

@@ -854,3 +854,60 @@ func TestLongOutputNames(t *testing.T) {
 		})
 	}
 }
+
+// TestBufferSize: an input is read through 256 KB, or a regular file
+// smaller than that through its own size, so that a folder of small files
+// does not take 256 KB each; what is read is the same either way.
+func TestBufferSize(t *testing.T) {
+	dir := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	const piped = "[Event \"piped\"]\n\n*\n"
+	go func() { w.Write([]byte(piped)); w.Close() }()
+	tests := []struct {
+		name    string
+		content string // a regular file's, or "" for the pipe
+		want    int    // 0: the file's size and one byte
+	}{
+		{"a file of one game", "[Event \"x\"]\n\n1. e4 *\n", 512},
+		{"a file of 100 KB", strings.Repeat("[Event \"x\"]\n\n1. e4 *\n", 5000), 0},
+		{"a file of 1 MB", strings.Repeat("[Event \"x\"]\n\n1. e4 *\n", 50000), 256 << 10},
+		{"an empty file", "", 512},
+		{"a pipe", "", 256 << 10},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var in *Input
+			var err error
+			if tc.name == "a pipe" {
+				in, err = OpenContext(context.Background(), "-", r)
+			} else {
+				name := filepath.Join(dir, fmt.Sprint(i))
+				if err := os.WriteFile(name, []byte(tc.content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				in, err = OpenContext(context.Background(), name, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			if tc.want == 0 {
+				tc.want = len(tc.content) + 1
+			}
+			if got := bufferSize(in); got != tc.want {
+				t.Errorf("bufferSize = %d, want %d", got, tc.want)
+			}
+			want := tc.content
+			if tc.name == "a pipe" {
+				want = piped
+			}
+			if b, err := io.ReadAll(in); err != nil || string(b) != want {
+				t.Errorf("read %d bytes (%v), want the %d written", len(b), err, len(want))
+			}
+		})
+	}
+}

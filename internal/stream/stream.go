@@ -252,6 +252,18 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 	return OpenContext(context.Background(), name, stdin)
 }
 
+// bufferSize is the buffer an input is read through: 256 KB, or for a
+// regular file smaller than that the file's size (a folder of single-game
+// files would otherwise take 256 KB a file for the collector to reclaim).
+// Reads larger than the buffer go past it to the file.
+func bufferSize(in *Input) int {
+	const most = 256 << 10
+	if in.Regular && in.Size >= 0 && in.Size < most {
+		return max(int(in.Size)+1, 512)
+	}
+	return most
+}
+
 // OpenContext is Open with reads that end when ctx is done: a read from a
 // pipe, FIFO or terminal that is waiting for data then returns ctx.Err(),
 // so an interrupt is never stuck behind an idle input. Regular files never
@@ -297,7 +309,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 		in.closers = append(in.closers, cr.close)
 	}
 	in.counter = &countingReader{r: in.src}
-	br := bufio.NewReaderSize(in.counter, 256<<10)
+	br := bufio.NewReaderSize(in.counter, bufferSize(in))
 	head, err := sniff(br)
 	if err != nil && err != io.EOF && len(head) == 0 {
 		in.Close()
