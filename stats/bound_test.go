@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/frctool/frctool/numbering"
@@ -253,4 +254,66 @@ func TestMergeTakesGroups(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTooManyGames: counts that would pass MaxGames, where the sums of the
+// rated games could wrap around, are refused, from a document, a merge or
+// counting, and so are counts whose parts wrap around to their whole.
+// Before, four documents of 2^62 white wins at SP 0 merged into a row of
+// 4 games and 0 white wins.
+func TestTooManyGames(t *testing.T) {
+	doc := func(rows ...string) string {
+		return `{"format":"frctool-stats/1","rows":[` + strings.Join(rows, ",") + `]}`
+	}
+	row := func(sp int, games int64) string {
+		return fmt.Sprintf(`{"sp":%d,"games":%d,"draws":%d,"sum_plies":0}`, sp, games, games)
+	}
+	const half = MaxGames/2 + 1
+	tests := []struct {
+		name string
+		docs []string
+		want error // from the last document; the ones before are taken
+		msg  string
+	}{
+		{"a row of MaxGames", []string{doc(row(5, MaxGames))}, nil, ""},
+		{"a row of more", []string{doc(row(5, MaxGames+1))}, ErrTooManyGames, "8589934593 games, more than one count holds (8589934592)"},
+		{"rows of more together", []string{doc(row(5, half), row(6, half))}, ErrTooManyGames, "row 2: too many games: the rows so far hold more than 8589934592"},
+		{"documents of more together", []string{doc(row(5, half)), doc(row(6, half))}, ErrTooManyGames, "more than 8589934592 in one count"},
+		{"parts that wrap around to the games", []string{doc(`{"sp":0,"games":1,"white_wins":4611686018427387904,"draws":4611686018427387904,"black_wins":4611686018427387904,"unfinished":4611686018427387905,"sum_plies":0}`)}, ErrNotStats, "is not games"},
+		{"ratings beyond MaxElo", []string{doc(`{"sp":0,"games":1,"draws":1,"sum_plies":0,"white_elo_sum":9000000000000000,"white_elo_games":1}`)}, ErrNotStats, "impossible sums of plies or ratings"},
+		{"plies beyond any game's", []string{doc(`{"sp":0,"games":1,"draws":1,"sum_plies":1000000000000000000,"ply_games":1}`)}, ErrNotStats, "impossible sums of plies or ratings"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var s Stats
+			for i, d := range tc.docs {
+				_, err := s.ReadJSON(strings.NewReader(d))
+				if i < len(tc.docs)-1 {
+					if err != nil {
+						t.Fatalf("document %d: %v", i+1, err)
+					}
+					continue
+				}
+				if tc.want == nil {
+					if err != nil {
+						t.Fatalf("ReadJSON = %v", err)
+					}
+					return
+				}
+				if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
+					t.Errorf("ReadJSON = %v, want %v saying %q", err, tc.want, tc.msg)
+				}
+			}
+		})
+	}
+	t.Run("counting", func(t *testing.T) {
+		var s Stats
+		if err := s.Add(spGame(5, nil)); err != nil {
+			t.Fatal(err)
+		}
+		s.games = MaxGames // as if it had counted that many
+		if err := s.Add(spGame(5, nil)); !errors.Is(err, ErrTooManyGames) {
+			t.Errorf("Add past MaxGames = %v, want ErrTooManyGames", err)
+		}
+	})
 }

@@ -56,7 +56,7 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 		case errors.Is(err, io.EOF): // within a value, or the document
 			err = io.ErrUnexpectedEOF
 		}
-		if errors.Is(err, ErrNotStats) || errors.Is(err, ErrDuplicated) || errors.Is(err, ErrTooManyGroups) || errors.Is(err, ErrTooManyRows) {
+		if errors.Is(err, ErrNotStats) || errors.Is(err, ErrDuplicated) || errors.Is(err, ErrTooManyGroups) || errors.Is(err, ErrTooManyRows) || errors.Is(err, ErrTooManyGames) {
 			return Merged{}, err // says what is wrong once
 		}
 		return Merged{}, fmt.Errorf("%w: %w", ErrNotStats, err)
@@ -298,6 +298,10 @@ func (d *docReader) add(dfrc bool, n int) error {
 	if dfrc && d.skipPairs {
 		return nil
 	}
+	if row.Games > MaxGames-d.part.games {
+		return fmt.Errorf("row %d: %w: the rows so far hold more than %d", n, ErrTooManyGames, int64(MaxGames))
+	}
+	d.part.games += row.Games
 	var c *Counts
 	var made bool
 	if dfrc {
@@ -634,6 +638,10 @@ func isGroupField(key string) bool {
 	return err == nil
 }
 
+// maxPlies is more plies than any game a count holds can have, so that the
+// plies of MaxGames such games still fit in an int64.
+const maxPlies = 1 << 26
+
 // check catches rows edited by hand into nonsense.
 func (r *readRow) check() error {
 	c := &r.Counts
@@ -642,8 +650,19 @@ func (r *readRow) check() error {
 		c.WhiteEloGames < 0 || c.BlackEloGames < 0 || c.WhiteEloGames > c.Games || c.BlackEloGames > c.Games {
 		return fmt.Errorf("%w: negative or impossible counts", ErrNotStats)
 	}
-	if c.WhiteWins+c.Draws+c.BlackWins+c.Unfinished != c.Games {
+	if c.Games > MaxGames {
+		return fmt.Errorf("%w: %d games, more than one count holds (%d)", ErrTooManyGames, c.Games, int64(MaxGames))
+	}
+	// Each at most Games, so that their sum cannot wrap around to it.
+	if c.WhiteWins > c.Games || c.Draws > c.Games || c.BlackWins > c.Games || c.Unfinished > c.Games ||
+		c.WhiteWins+c.Draws+c.BlackWins+c.Unfinished != c.Games {
 		return fmt.Errorf("%w: white_wins + draws + black_wins + unfinished is not games", ErrNotStats)
+	}
+	// A game's counted moves are not bounded by MaxPlyCount, but by what a
+	// game the Reader holds whole can have: far fewer than maxPlies.
+	if c.Plies > c.PlyGames*maxPlies ||
+		c.WhiteEloSum < 0 || c.WhiteEloSum > c.WhiteEloGames*MaxElo || c.BlackEloSum < 0 || c.BlackEloSum > c.BlackEloGames*MaxElo {
+		return fmt.Errorf("%w: impossible sums of plies or ratings", ErrNotStats)
 	}
 	if c.RatedGames < 0 || c.RatedGames > c.WhiteWins+c.Draws+c.BlackWins ||
 		c.RatedHalfPoints < 0 || c.RatedHalfPoints > 2*c.RatedGames ||

@@ -131,6 +131,9 @@ type Stats struct {
 	// made counts the places made for counts while counting: the DFRC
 	// pairs, and a group's positions, which MaxRows bounds.
 	made int
+	// games counts the games in the rows, all tables together, which
+	// MaxGames bounds.
+	games int64
 }
 
 // Outcome is a game's result as counted.
@@ -334,6 +337,22 @@ const MaxRows = 400_000
 // ErrTooManyRows is returned when a count reaches more than MaxRows rows.
 var ErrTooManyRows = errors.New("too many rows")
 
+// MaxGames bounds the games the rows of one count hold, all positions,
+// pairs and groups together: about 8.6 billion, more than lichess has
+// played in all its variants. Past it the sums kept for the rated games
+// (Counts.ExpectedSum, in billionths) of a group could pass what an int64
+// holds and wrap around; a count, a merge or a document that would go
+// past it is refused with ErrTooManyGames instead of giving wrong counts.
+const MaxGames = 1 << 33
+
+// ErrTooManyGames is returned when a count reaches more than MaxGames
+// games, or a document says it holds more.
+var ErrTooManyGames = errors.New("too many games")
+
+func tooManyGames() error {
+	return fmt.Errorf("%w: more than %d in one count", ErrTooManyGames, int64(MaxGames))
+}
+
 // grow counts a place made for counts, and refuses one past MaxRows.
 func (s *Stats) grow(made bool) error {
 	if !made {
@@ -381,6 +400,10 @@ func (s *Stats) count(g *Game) error {
 	if err := s.grow(made); err != nil {
 		return err
 	}
+	if s.games >= MaxGames {
+		return tooManyGames()
+	}
+	s.games++
 	c.Games++
 	switch g.Outcome {
 	case WhiteWin:
@@ -511,11 +534,15 @@ func (s *Stats) merge(o *Stats, take bool) error {
 			return fmt.Errorf("%w: more than %d groups by %s", ErrTooManyGroups, MaxGroups, strings.Join(s.names, ","))
 		}
 	}
+	if s.games+o.games > MaxGames {
+		return tooManyGames()
+	}
 	made := s.newPlaces(o)
 	if s.made+made > MaxRows {
 		return s.tooManyRows()
 	}
 	s.made += made
+	s.games += o.games
 	for i := range s.SP {
 		s.SP[i].add(&o.SP[i])
 	}
