@@ -446,6 +446,17 @@ func (f *Forest) Merge(o *Forest) error {
 	for i := range f.sps {
 		f.sps[i] |= o.sps[i]
 	}
+	return f.checkGames()
+}
+
+// checkGames returns ErrTooManyGames once a count of f's has passed
+// MaxGames. The forest's counts are then wrong, and it is not to be used.
+func (f *Forest) checkGames() error {
+	for _, s := range f.stores {
+		if s.tooMany {
+			return fmt.Errorf("%w: more than %d through one position or move", ErrTooManyGames, MaxGames)
+		}
+	}
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
+	"github.com/frctool/frctool/stats"
 )
 
 // jsonFormat names the document, so that ReadJSON can refuse anything
@@ -536,8 +537,12 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 		return fmt.Errorf("%w: %s in the tree of %s", ErrDuplicated, jn.FEN, jt.FEN)
 	}
 	seen[k] = true
+	r := Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins}
+	if err := r.check(); err != nil {
+		return bad("position "+jn.FEN, err)
+	}
 	at, _ := t.node(&k, k.Hash())
-	t.s.nodes.at(at).addResults(&Results{Games: jn.Games, WhiteWins: jn.WhiteWins, Draws: jn.Draws, BlackWins: jn.BlackWins})
+	t.s.addResults(at, &r)
 	for j := range jn.Moves {
 		jm := &jn.Moves[j]
 		m, err := b.ParseMove(jm.UCI)
@@ -556,10 +561,42 @@ func (t *Tree) readNode(jn *jsonNode, b *position.Board, seen map[position.Key]b
 			EloGames: jm.EloGames, EloSum: jm.EloSum, OppGames: jm.OppGames, OppEloSum: jm.OppEloSum, OppNet: jm.OppNet,
 			YearGames: jm.YearGames, YearSum: jm.YearSum, Last: parseDate(jm.LastPlayed),
 		}
+		if err := c.check(); err != nil {
+			return bad("move "+jm.UCI+" in "+jn.FEN, err)
+		}
 		if e < 0 {
 			e = t.s.edge(at, m, child)
 		}
 		t.s.add(e, &c)
+	}
+	return nil
+}
+
+// errCounts is the error of counts a tree cannot hold: below 0, results
+// that add up to more than the games, or more games than MaxGames.
+var errCounts = errors.New("impossible counts")
+
+// check returns errCounts for results no games give, or too many for a
+// tree to hold.
+func (r *Results) check() error {
+	if r.Games < 0 || r.Games > MaxGames || r.WhiteWins < 0 || r.Draws < 0 || r.BlackWins < 0 ||
+		r.WhiteWins > r.Games || r.Draws > r.Games || r.BlackWins > r.Games || r.Finished() > r.Games {
+		return fmt.Errorf("%w: %d games, %d-%d-%d", errCounts, r.Games, r.WhiteWins, r.Draws, r.BlackWins)
+	}
+	return nil
+}
+
+// check returns errCounts for counts no games give: also ratings and
+// years out of range, and more games with them than through the move.
+func (c *Counts) check() error {
+	if err := c.Results.check(); err != nil {
+		return err
+	}
+	if c.EloGames < 0 || c.EloGames > c.Games || c.EloSum < 0 || c.EloSum > c.EloGames*stats.MaxElo ||
+		c.OppGames < 0 || c.OppGames > c.Finished() || c.OppEloSum < 0 || c.OppEloSum > c.OppGames*stats.MaxElo ||
+		c.OppNet < -c.OppGames || c.OppNet > c.OppGames ||
+		c.YearGames < 0 || c.YearGames > c.Games || c.YearSum < 0 || c.YearSum > c.YearGames*9999 {
+		return fmt.Errorf("%w: ratings, results against rated players or years beyond what %d games give", errCounts, c.Games)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ package tree
 // added by the stores' goroutines.
 
 import (
+	"cmp"
 	"context"
 	"runtime"
 	"slices"
@@ -84,11 +85,11 @@ func Run(ctx context.Context, r *pgn.Reader, f *Forest, opts pipeline.Options) e
 	// are counted there.
 	for _, t := range f.trees {
 		t.init()
-		t.s.nodes.at(t.rootNode).addResults(&t.rootOnly)
+		t.s.addResults(t.rootNode, &t.rootOnly)
 		t.rootOnly = Results{}
 	}
 	f.settle()
-	return err
+	return cmp.Or(err, f.checkGames())
 }
 
 // storeJobs returns the number of goroutines adding to n stores for the

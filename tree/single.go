@@ -196,5 +196,7 @@ func (s *store) addPacked(e int32, c *Counts, packed uint64, packs bool) {
 		l.setData(inEdge | uint64(uint32(i)))
 		d = l.data()
 	}
-	s.counts.at(int32(uint32(d))).addCounts(c)
+	ec := s.counts.at(int32(uint32(d)))
+	ec.addCounts(c)
+	s.tooMany = s.tooMany || ec.games > MaxGames
 }

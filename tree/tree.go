@@ -3,6 +3,7 @@ package tree
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 
@@ -31,7 +32,17 @@ var (
 	ErrMoves = errors.New("moves")
 	// ErrStart is a start position that cannot be played from.
 	ErrStart = errors.New("start position")
+	// ErrTooManyGames is a count of games through a position or move
+	// past MaxGames, from counting, a merge or a document.
+	ErrTooManyGames = errors.New("too many games")
 )
+
+// MaxGames bounds the games through any one position or move of a tree,
+// the root included: about 2.1 billion. A tree keeps its counts in 32
+// bits, to hold millions of positions in little memory; a count, a merge
+// or a document that would pass it is refused with ErrTooManyGames
+// rather than wrapped around.
+const MaxGames = math.MaxInt32
 
 // Outcome is a game's result, as package stats reads it.
 type Outcome = stats.Outcome
@@ -174,6 +185,11 @@ type store struct {
 	// to look through: the start positions and those a move from them,
 	// where every game passes.
 	wide wideIndex
+	// tooMany is set once a position's or move's games pass MaxGames.
+	// Each addition is of MaxGames at most, so that the 32-bit counts
+	// hold the sum that tells, and the error is given where the adding
+	// ends (Forest.checkGames).
+	tooMany bool
 }
 
 // newStore returns an empty store whose full chunks are in an arena of
@@ -194,6 +210,13 @@ func (n *node) addResults(r *Results) {
 	n.whiteWins += uint32(r.WhiteWins)
 	n.draws += uint32(r.Draws)
 	n.blackWins += uint32(r.BlackWins)
+}
+
+// addResults adds r to the results of node n.
+func (s *store) addResults(n int32, r *Results) {
+	nd := s.nodes.at(n)
+	nd.addResults(r)
+	s.tooMany = s.tooMany || nd.games > MaxGames
 }
 
 func (n *node) addGame(o Outcome) {
@@ -586,7 +609,9 @@ func (t *Tree) Add(l *Line) {
 		}
 		if isNew || !slices.Contains(t.seenNodes, at) {
 			t.seenNodes = append(t.seenNodes, at)
-			s.nodes.at(at).addGame(l.Outcome)
+			n := s.nodes.at(at)
+			n.addGame(l.Outcome)
+			s.tooMany = s.tooMany || n.games > MaxGames
 		}
 		if prev >= 0 {
 			m := steps[i-1].Move
@@ -656,7 +681,7 @@ func (t *Tree) mergeFrom(o *Tree, n int32, b *position.Board) {
 	on := o.s.nodes.at(n)
 	at := on.mark - 1
 	r := on.results()
-	t.s.nodes.at(at).addResults(&r)
+	t.s.addResults(at, &r)
 	for e := on.first; e >= 0; e = o.s.links.at(e).next {
 		ol := o.s.links.at(e)
 		c := o.s.countsOf(e)

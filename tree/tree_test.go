@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -1039,4 +1040,85 @@ func TestSummaryString(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTooManyGames: counts a tree cannot hold are refused, not wrapped
+// around in its 32-bit counts: impossible counts in a document (below 0,
+// results past the games, ratings past what the games give), counts past
+// MaxGames in one document or in two merged, and counting past it. Before,
+// four documents of 2^62 games merged into a move of 4 games, and a count
+// of -1 read as 4,294,967,295.
+func TestTooManyGames(t *testing.T) {
+	const game = "[Event \"x\"]\n[WhiteElo \"2000\"]\n[BlackElo \"1900\"]\n[Date \"2024.01.02\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n"
+	f, _ := build(t, []byte(game), Options{Depth: 2}, 1)
+	base := jsonOf(t, f)
+	// edit returns the document with the first tree's root position's
+	// counts and its first move's changed.
+	edit := func(node, move map[string]any) string {
+		var d map[string]any
+		if err := json.Unmarshal([]byte(base), &d); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range d["trees"].([]any)[0].(map[string]any)["nodes"].([]any) {
+			n := n.(map[string]any)
+			if n["ply"].(float64) != 0 {
+				continue
+			}
+			maps.Copy(n, node)
+			maps.Copy(n["moves"].([]any)[0].(map[string]any), move)
+		}
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	games := func(n int64) map[string]any {
+		return map[string]any{"games": n, "white_wins": n, "draws": 0, "black_wins": 0}
+	}
+	const half = MaxGames/2 + 1
+	tests := []struct {
+		name string
+		docs []string
+		want error // from the last document; those before are taken
+		msg  string
+	}{
+		{"MaxGames", []string{edit(games(MaxGames), games(MaxGames))}, nil, ""},
+		{"past MaxGames", []string{edit(games(MaxGames+1), nil)}, ErrBadNode, "impossible counts: 2147483648 games"},
+		{"games below 0", []string{edit(games(-1), nil)}, ErrBadNode, "impossible counts: -1 games"},
+		{"wins past the games", []string{edit(map[string]any{"games": 1, "white_wins": 2}, nil)}, ErrBadNode, "impossible counts: 1 games, 2-0-0"},
+		{"a move's results past its games", []string{edit(nil, map[string]any{"games": 1, "white_wins": 1, "draws": 1})}, ErrBadNode, "impossible counts: 1 games, 1-1-0"},
+		{"ratings past what the games give", []string{edit(nil, map[string]any{"elo_games": 1, "elo_sum": 1 << 40})}, ErrBadNode, "beyond what 1 games give"},
+		{"a net score past the games", []string{edit(nil, map[string]any{"opp_games": 1, "opp_elo_sum": 1900, "opp_net": 5})}, ErrBadNode, "beyond what 1 games give"},
+		{"two documents past MaxGames", []string{edit(games(half), games(half)), edit(games(half), games(half))}, ErrTooManyGames, "more than 2147483647 through one position or move"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := NewForest(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, doc := range tc.docs {
+				err := f.ReadJSON(strings.NewReader(doc))
+				if i < len(tc.docs)-1 || tc.want == nil {
+					if err != nil {
+						t.Fatalf("document %d: %v", i+1, err)
+					}
+					continue
+				}
+				if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
+					t.Errorf("ReadJSON = %v, want %v saying %q", err, tc.want, tc.msg)
+				}
+			}
+		})
+	}
+	t.Run("counting", func(t *testing.T) {
+		f, _ := build(t, []byte(game), Options{Depth: 2}, 1)
+		tr := f.trees[0]
+		tr.s.nodes.at(tr.rootNode).games = MaxGames // as if it had counted that many
+		r := pgn.NewReader(strings.NewReader(game))
+		if err := Run(context.Background(), r, f, pipeline.Options{Jobs: 1}); !errors.Is(err, ErrTooManyGames) {
+			t.Errorf("Run past MaxGames = %v, want ErrTooManyGames", err)
+		}
+	})
 }
