@@ -116,13 +116,19 @@ func BenchmarkShapes(b *testing.B) {
 	}
 }
 
-// mallocs returns the number of heap allocations f made.
-func mallocs(f func()) uint64 {
+// allocations returns the heap allocations f made, and their bytes.
+func allocations(f func()) (count, bytes uint64) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	f()
 	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
+}
+
+// mallocs returns the number of heap allocations f made.
+func mallocs(f func()) uint64 {
+	n, _ := allocations(f)
+	return n
 }
 
 func countGames(b *testing.B, data []byte) int {
@@ -175,24 +181,16 @@ func BenchmarkSmallFiles(b *testing.B) {
 			var alloc uint64
 			n := 0
 			for b.Loop() {
-				alloc += allocated(func() {
+				_, bytes := allocations(func() {
 					if code := run(context.Background(), args, nil, io.Discard, io.Discard); code != 0 {
 						b.Fatalf("%v: exit status %d", c.args, code)
 					}
 				})
+				alloc += bytes
 				n++
 			}
 			b.ReportMetric(float64(files*n)/b.Elapsed().Seconds(), "files/s")
 			b.ReportMetric(float64(alloc)/float64(files*n), "B/file")
 		})
 	}
-}
-
-// allocated returns the bytes of heap memory f allocated.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
