@@ -1,6 +1,7 @@
 package startpos
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -71,6 +72,23 @@ type Tally struct {
 	Warnings   int64 `json:"warnings"`   // problems reported
 
 	seen [(numbering.Count + 63) / 64]uint64 // the SPs of the identified games
+}
+
+// ErrTally is the error of Check: counts no run gives.
+var ErrTally = errors.New("impossible totals")
+
+// Check reports counts below 0, or kinds of start that add up to more
+// games than there are: a tally that a document claims (as frctool
+// stats and tree write them) and no run gives. Older documents may leave
+// a kind out, so the kinds may add up to fewer.
+func (t *Tally) Check() error {
+	if t.Games < 0 || t.Identified < 0 || t.DFRC < 0 || t.Other < 0 || t.Unknown < 0 || t.Warnings < 0 ||
+		t.Identified > t.Games || t.DFRC > t.Games || t.Other > t.Games || t.Unknown > t.Games ||
+		t.Identified+t.DFRC+t.Other+t.Unknown > t.Games {
+		return fmt.Errorf("%w: games %d, identified %d, dfrc %d, other %d, unknown %d, warnings %d",
+			ErrTally, t.Games, t.Identified, t.DFRC, t.Other, t.Unknown, t.Warnings)
+	}
+	return nil
 }
 
 // Add counts one classified item and the number of problems reported

@@ -1,8 +1,10 @@
 package startpos
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -57,6 +59,34 @@ func TestClassify(t *testing.T) {
 			}
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTallyCheck: the totals a document claims are refused when no run
+// gives them, and taken when one does, or an older document leaves kinds
+// out.
+func TestTallyCheck(t *testing.T) {
+	tests := []struct {
+		name string
+		t    Tally
+		ok   bool
+	}{
+		{"a run's", Tally{Games: 10, Identified: 6, DFRC: 1, Other: 2, Unknown: 1, Warnings: 4}, true},
+		{"none", Tally{}, true},
+		{"kinds left out", Tally{Games: 10, Identified: 6}, true},
+		{"games below 0", Tally{Games: -1}, false},
+		{"a kind below 0", Tally{Games: 2, Identified: 3, Unknown: -1}, false},
+		{"warnings below 0", Tally{Games: 1, Identified: 1, Warnings: -1}, false},
+		{"kinds past the games", Tally{Games: 2, Identified: 2, Other: 1}, false},
+		{"kinds that wrap around", Tally{Games: 1, Identified: math.MaxInt64, DFRC: math.MaxInt64, Other: 3}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.t.Check()
+			if (err == nil) != tc.ok || err != nil && !errors.Is(err, ErrTally) {
+				t.Errorf("Check = %v, want ok %v", err, tc.ok)
 			}
 		})
 	}

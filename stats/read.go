@@ -74,6 +74,12 @@ func (s *Stats) ReadJSON(r io.Reader) (Merged, error) {
 	if err := d.settle(groupBy); err != nil {
 		return Merged{}, err
 	}
+	if err := d.totals.Check(); err != nil {
+		return Merged{}, fmt.Errorf("%w: totals: %w", ErrNotStats, err)
+	}
+	if d.totals.Selected != nil && (*d.totals.Selected < 0 || *d.totals.Selected > d.totals.Games) {
+		return Merged{}, fmt.Errorf("%w: totals: %d games selected of %d", ErrNotStats, *d.totals.Selected, d.totals.Games)
+	}
 	part := &d.part
 	// The document's totals hold no SPs: Distinct comes from the rows.
 	part.Totals = d.totals.Tally

@@ -407,6 +407,12 @@ func (f *Forest) ReadJSON(r io.Reader) error {
 			return err
 		}
 	}
+	if err := head.totals.Check(); err != nil {
+		return fmt.Errorf("%w: totals: %w", ErrNotTree, err)
+	}
+	if s := &head.summary; s.Games < 0 || s.OtherStart < 0 || s.NotReached < 0 || s.Failed < 0 || s.Pruned < 0 {
+		return fmt.Errorf("%w: summary: counts below 0", ErrNotTree)
+	}
 	part.Summary, part.Totals = head.summary, head.totals.Tally
 	for _, sp := range head.totals.SPs {
 		part.markSP(sp)

@@ -583,6 +583,8 @@ func TestReadJSONRefuses(t *testing.T) {
 		{"a tree twice", twice, 0, ErrDuplicated},
 		{"bad move", strings.Replace(doc, `"uci":"e2e4"`, `"uci":"e2e5"`, 1), 0, ErrBadNode},
 		{"two lists of positions", strings.Replace(doc, `"nodes":[`, `"nodes":[],"nodes":[`, 1), 0, ErrNotTree},
+		{"totals below 0", strings.Replace(doc, `"totals":{"games":`, `"totals":{"games":-5,"x":`, 1), 0, startpos.ErrTally},
+		{"summary below 0", strings.Replace(doc, `"summary":{"games":`, `"summary":{"games":-5,"x":`, 1), 0, ErrNotTree},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
