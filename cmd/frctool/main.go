@@ -181,9 +181,10 @@ func catchPanic(stderr io.Writer, code *int) {
 	*code = exitFailure
 }
 
-// errWriter keeps the first error writing to stdout (a full disk, a
-// closed pipe), which commands that print with fmt would otherwise lose:
-// run then exits with status 1. Writes after an error are dropped.
+// errWriter keeps the first error writing to stdout or stderr (a full
+// disk, a reader gone), which commands that print with fmt would
+// otherwise lose: run then exits with status 1, or exitBrokenPipe when
+// the reader went away. Writes after an error are dropped.
 type errWriter struct {
 	w      io.Writer
 	err    error
@@ -202,8 +203,8 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// brokenPipe reports whether w, the standard output the commands write
-// to, failed because its reader went away.
+// brokenPipe reports whether w, a standard stream the commands write to,
+// failed because its reader went away.
 func brokenPipe(w io.Writer) bool {
 	e, ok := w.(*errWriter)
 	return ok && errors.Is(e.err, syscall.EPIPE)
