@@ -173,7 +173,9 @@ func (f *Forest) startShards(steps *stepPool, n int) *shards {
 	sh.added, sh.held = make([]atomic.Int64, n), make([]atomic.Int64, n)
 	for k := range n {
 		sh.in[k] = make(chan []shardLine, 4)
-		sh.pending[k] = make([]shardLine, 0, shardBatch)
+		// pending grows as lines come, to shardBatch, and the batches
+		// come back through free: a run over one short game, each file
+		// of a folder of them, makes no batch for 128 lines.
 		sh.held[k].Store(sh.holds(k))
 		sh.wg.Go(func() {
 			// The lines' steps go back to the pool a batch at a time.
@@ -267,11 +269,17 @@ func (sh *shards) most() int64 {
 
 // send hands store k's pending lines to its goroutine.
 func (sh *shards) send(k int) {
+	full := len(sh.pending[k]) == shardBatch
 	sh.in[k] <- sh.pending[k]
 	select {
 	case sh.pending[k] = <-sh.free:
 	default:
-		sh.pending[k] = make([]shardLine, 0, shardBatch)
+		sh.pending[k] = nil
+		if full {
+			// A run that filled a batch fills the next: it is made
+			// whole at once, not grown line by line.
+			sh.pending[k] = make([]shardLine, 0, shardBatch)
+		}
 	}
 }
 
