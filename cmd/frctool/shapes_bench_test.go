@@ -175,6 +175,11 @@ func BenchmarkSmallFiles(b *testing.B) {
 		{"stats", []string{"stats", "-q"}},
 		{"filter", []string{"filter", "-q", "--sp", "0-500"}},
 		{"annotate", []string{"annotate", "-q"}},
+		{"validate", []string{"validate", "-q"}},
+		{"dedup", []string{"dedup", "-q"}},
+		{"export", []string{"export", "-q"}},
+		{"export-parquet", []string{"export", "-q", "--format", "parquet"}},
+		{"tree", []string{"tree", "-q"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			args := slices.Concat([]string{"frctool"}, c.args, names)
