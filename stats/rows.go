@@ -131,10 +131,11 @@ const Z95 = 1.959963984540054
 // stays inside [0, 1], is not empty at p = 0 or p = 1, and is wide (not
 // zero) for a single trial. With draws counting one half, the score is
 // not a binomial proportion, and the interval is then slightly
-// conservative: draws lower the variance the formula assumes. n = 0 gives
-// NaN, NaN.
+// conservative: draws lower the variance the formula assumes. No trials
+// (n of 0 or less), or a p that is no proportion (NaN, or outside 0..1),
+// give NaN, NaN: there is no interval.
 func Wilson(p float64, n int64, z float64) (low, high float64) {
-	if n <= 0 {
+	if n <= 0 || !(p >= 0 && p <= 1) {
 		return math.NaN(), math.NaN()
 	}
 	nf := float64(n)

@@ -140,8 +140,14 @@ func TestWilsonEdges(t *testing.T) {
 			t.Errorf("%s: [%v, %v] does not hold %v within [0, 1]", tt.name, low, high, tt.p)
 		}
 	}
-	if low, high := Wilson(0.5, 0, Z95); !math.IsNaN(low) || !math.IsNaN(high) {
-		t.Errorf("0 games: [%v, %v], want NaN", low, high)
+	for _, no := range []struct {
+		name string
+		p    float64
+		n    int64
+	}{{"0 games", 0.5, 0}, {"games below 0", 0.5, -3}, {"p NaN", math.NaN(), 10}, {"p above 1", 2, 10}, {"p below 0", -0.5, 10}} {
+		if low, high := Wilson(no.p, no.n, Z95); !math.IsNaN(low) || !math.IsNaN(high) {
+			t.Errorf("%s: [%v, %v], want NaN", no.name, low, high)
+		}
 	}
 	// A position with only unfinished games has no score and no interval.
 	var s Stats
