@@ -338,8 +338,7 @@ const MaxRows = 400_000
 var ErrTooManyRows = errors.New("too many rows")
 
 // MaxGames bounds the games the rows of one count hold, all positions,
-// pairs and groups together: about 8.6 billion, more than lichess has
-// played in all its variants. Past it the sums kept for the rated games
+// pairs and groups together: about 8.6 billion. Past it the sums kept for the rated games
 // (Counts.ExpectedSum, in billionths) of a group could pass what an int64
 // holds and wrap around; a count, a merge or a document that would go
 // past it is refused with ErrTooManyGames instead of giving wrong counts.
