@@ -112,7 +112,7 @@ func (d Date) String() string {
 
 // AppendPGN appends the date as PGN writes it to b.
 func (d Date) AppendPGN(b []byte) []byte {
-	if d.Year <= 0 || d.Year > 9999 {
+	if d.Year <= 0 || d.Year > MaxYear {
 		b = append(b, "????"...)
 	} else {
 		b = append(b, byte('0'+d.Year/1000), byte('0'+d.Year/100%10), byte('0'+d.Year/10%10), byte('0'+d.Year%10))

@@ -424,6 +424,9 @@ const (
 	MaxPlyCount = 10000
 )
 
+// MaxYear is the latest year a PGN date can hold: it writes four digits.
+const MaxYear = 9999
+
 // Rating reads a rating tag value: a number from 1 to MaxRating. "", "?",
 // "-", "0", anything but digits and absurd numbers are no rating: servers
 // write the first ones for unrated players.

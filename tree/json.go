@@ -11,11 +11,11 @@ import (
 	"strconv"
 
 	"github.com/frctool/frctool/fen"
+	"github.com/frctool/frctool/fields"
 	"github.com/frctool/frctool/internal/words"
 	"github.com/frctool/frctool/numbering"
 	"github.com/frctool/frctool/position"
 	"github.com/frctool/frctool/startpos"
-	"github.com/frctool/frctool/stats"
 )
 
 // jsonFormat names the document, so that ReadJSON can refuse anything
@@ -598,10 +598,10 @@ func (c *Counts) check() error {
 	if err := c.Results.check(); err != nil {
 		return err
 	}
-	if c.EloGames < 0 || c.EloGames > c.Games || c.EloSum < 0 || c.EloSum > c.EloGames*stats.MaxElo ||
-		c.OppGames < 0 || c.OppGames > c.Finished() || c.OppEloSum < 0 || c.OppEloSum > c.OppGames*stats.MaxElo ||
+	if c.EloGames < 0 || c.EloGames > c.Games || c.EloSum < 0 || c.EloSum > c.EloGames*fields.MaxRating ||
+		c.OppGames < 0 || c.OppGames > c.Finished() || c.OppEloSum < 0 || c.OppEloSum > c.OppGames*fields.MaxRating ||
 		c.OppNet < -c.OppGames || c.OppNet > c.OppGames ||
-		c.YearGames < 0 || c.YearGames > c.Games || c.YearSum < 0 || c.YearSum > c.YearGames*9999 {
+		c.YearGames < 0 || c.YearGames > c.Games || c.YearSum < 0 || c.YearSum > c.YearGames*fields.MaxYear {
 		return fmt.Errorf("%w: ratings, results against rated players or years beyond what %d games give", errCounts, c.Games)
 	}
 	return nil
