@@ -11,7 +11,7 @@
 // CONSTANTS sets Y5 and Y4.
 #define CONSTANTS \
 	MOVQ         $0x0f, DX; \
-	MOVQ         DX, X5; \
+	VMOVQ        DX, X5; \
 	VPBROADCASTB X5, Y5; \
 	VPXOR        Y4, Y4, Y4
 
@@ -130,7 +130,7 @@ TEXT ·classify64(SB), NOSPLIT, $0-40
 // byte c, using Y6, Y10 and DX.
 #define EQUAL(c, r) \
 	MOVQ         $c, DX; \
-	MOVQ         DX, X6; \
+	VMOVQ        DX, X6; \
 	VPBROADCASTB X6, Y6; \
 	VPCMPEQB     Y6, Y0, Y10; \
 	VPMOVMSKB    Y10, r; \
@@ -325,10 +325,10 @@ TEXT ·skimVector(SB), NOSPLIT, $0-96
 	VBROADCASTI128 16(AX), Y8 // stop.hi
 	CONSTANTS
 	MOVQ $'{', AX
-	MOVQ AX, X12
+	VMOVQ AX, X12
 	VPBROADCASTB X12, Y12
 	MOVQ $'}', AX
-	MOVQ AX, X13
+	VMOVQ AX, X13
 	VPBROADCASTB X13, Y13
 	XORQ R13, R13
 	MOVQ $-1, R10

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -299,4 +301,65 @@ func TestSkimVector(t *testing.T) {
 	if _, lines, end, verdict := skimVector(data, 0, lineOrControlSet, &spaceTable, &nameBytes, &tagBlanks); verdict != skimmed || end != bytes.Index(data, []byte("[Event")) || lines != 9 {
 		t.Fatalf("skimVector on a lichess-like game: verdict %d, end %d, lines %d", verdict, end, lines)
 	}
+}
+
+// TestAssemblyIsVEXOnly holds nibble_amd64.s to vector instructions in
+// their VEX form alone. A legacy SSE instruction on an X register while
+// the upper halves of the Y registers are in use (MOVQ DX, X5 after a
+// VBROADCASTI128, say) costs a switch of the vector unit's state on many
+// processors: on one machine here, about 120 ns a call, which made the
+// header-only scan three times as slow (BenchmarkVectorCall shows it).
+// VZEROUPPER before each RET keeps Go's own SSE code from paying it.
+func TestAssemblyIsVEXOnly(t *testing.T) {
+	src, err := os.ReadFile("nibble_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectorRegister := regexp.MustCompile(`\b[XY][0-9]+\b`)
+	for n, line := range strings.Split(string(src), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		for _, ins := range strings.Split(strings.TrimSuffix(strings.TrimSpace(line), `\`), ";") {
+			fields := strings.Fields(ins)
+			if len(fields) < 2 || fields[0] == "#define" || strings.ContainsAny(fields[0], ":(") {
+				continue // no instruction, a label or a macro, whose body is checked where it is defined
+			}
+			if op := fields[0]; vectorRegister.MatchString(strings.Join(fields[1:], " ")) && !strings.HasPrefix(op, "V") {
+				t.Errorf("nibble_amd64.s:%d: %s on a vector register is a legacy SSE instruction; use its VEX form (V%s)", n+1, op, op)
+			}
+		}
+	}
+}
+
+// BenchmarkVectorCall times one call of each vector loop on a header-only
+// game's few bytes, where a call's fixed cost is all there is.
+func BenchmarkVectorCall(b *testing.B) {
+	if !vectorScan {
+		b.Skip("no vector loop here")
+	}
+	game := []byte("*\n\n[Event \"Rated blitz game\"]\n[Site \"https://lichess.org/abcdefgh\"]\n[White \"someone\"]\n[Black \"other\"]\n[Result \"*\"]\n\n*\n\n")
+	b.Run("skim", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, _, verdict := skimVector(game, 0, lineOrControlSet, &spaceTable, &nameBytes, &tagBlanks); verdict != skimmed {
+				b.Fatalf("verdict %d", verdict)
+			}
+		}
+	})
+	b.Run("tags", func(b *testing.B) {
+		tags := make([]tagSpan, 0, 8)
+		// The loop reads lines that lie within 64 bytes ahead: the next
+		// game's bytes give it room for the last of them.
+		data := bytes.Repeat(game, 2)
+		for b.Loop() {
+			if _, n, _ := tagLinesVector(data, 3, tags, 0, notNameSet, plainValueSet); n != 5 {
+				b.Fatalf("%d tags", n)
+			}
+		}
+	})
+	b.Run("classify", func(b *testing.B) {
+		var block [64]byte
+		copy(block[:], game)
+		for b.Loop() {
+			classify64(&block, lineOrControlSet, notNameSet)
+		}
+	})
 }
