@@ -316,17 +316,32 @@ func TestAssemblyIsVEXOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	vectorRegister := regexp.MustCompile(`\b[XY][0-9]+\b`)
+	last, rets := "", 0
 	for n, line := range strings.Split(string(src), "\n") {
 		line, _, _ = strings.Cut(line, "//")
 		for _, ins := range strings.Split(strings.TrimSuffix(strings.TrimSpace(line), `\`), ";") {
 			fields := strings.Fields(ins)
-			if len(fields) < 2 || fields[0] == "#define" || strings.ContainsAny(fields[0], ":(") {
-				continue // no instruction, a label or a macro, whose body is checked where it is defined
+			if len(fields) == 0 || fields[0] == "#define" || fields[0] == "#include" || strings.HasSuffix(fields[0], ":") {
+				continue // no instruction, or a label
 			}
-			if op := fields[0]; vectorRegister.MatchString(strings.Join(fields[1:], " ")) && !strings.HasPrefix(op, "V") {
+			op := fields[0]
+			if op == "RET" {
+				// Every function in the file uses the Y registers.
+				if rets++; last != "VZEROUPPER" {
+					t.Errorf("nibble_amd64.s:%d: RET after %s; the upper halves are to be cleared first (VZEROUPPER)", n+1, last)
+				}
+			}
+			last = op
+			if len(fields) < 2 || strings.Contains(op, "(") {
+				continue // a macro, whose body is checked where it is defined
+			}
+			if vectorRegister.MatchString(strings.Join(fields[1:], " ")) && !strings.HasPrefix(op, "V") {
 				t.Errorf("nibble_amd64.s:%d: %s on a vector register is a legacy SSE instruction; use its VEX form (V%s)", n+1, op, op)
 			}
 		}
+	}
+	if rets == 0 {
+		t.Fatal("no RET found in nibble_amd64.s")
 	}
 }
 
