@@ -120,7 +120,7 @@ const DefaultMaxGameSize = 4 << 20
 
 const (
 	minRead       = 32 << 10 // read at least this much at a time
-	firstRead     = 4 << 10  // a part's first read into a new buffer
+	firstRead     = 4 << 10  // a part's first read into a new buffer, and Next's first buffer
 	initialBuffer = 64 << 10 // grows with the largest game
 )
 
@@ -143,6 +143,7 @@ type Reader struct {
 	buf   []byte
 	start int   // first byte of the current game in buf
 	end   int   // end of valid data in buf
+	full  bool  // the last fill filled buf: the input is longer than buf
 	line  int   // line number of buf[start]
 	off   int64 // input offset of buf[start]
 	index int   // games returned so far
@@ -374,7 +375,10 @@ func slicesResize(g []Game, n int) []Game {
 // input and the input is idle, it returns errIdle instead of waiting.
 func (r *Reader) scanGame(handOut bool) (n int, partial bool, err error) {
 	if r.buf == nil {
-		r.buf = make([]byte, initialBuffer)
+		// Small at first, so that a short input (one game a file, as
+		// broadcasts come) costs what it holds; fill doubles it while
+		// the input fills it.
+		r.buf = make([]byte, firstRead)
 		r.scan.reset()
 	}
 	limit := r.limit()
@@ -417,20 +421,35 @@ func (r *Reader) scanGame(handOut bool) (n int, partial bool, err error) {
 // fill reads more input, making room by moving the current game to the
 // front of the buffer or growing it.
 func (r *Reader) fill() {
-	if r.start > 0 && (len(r.buf)-r.end < minRead) {
+	// A buffer smaller than initialBuffer (Next's first, small for a
+	// short input) doubles each time the input fills it, so that a long
+	// input is soon read in large pieces; until then a read asks for a
+	// quarter of it free, not minRead.
+	room, grown := minRead, 2*len(r.buf)+minRead
+	if len(r.buf) < initialBuffer {
+		room, grown = len(r.buf)/4, max(2*len(r.buf), firstRead)
+		if r.full {
+			room = len(r.buf)
+		}
+		room = max(room, 1)
+	}
+	if r.start > 0 && (len(r.buf)-r.end < room) {
 		copy(r.buf, r.buf[r.start:r.end])
 		r.end -= r.start
 		r.start = 0
 	}
-	if len(r.buf)-r.end < minRead {
-		nb := make([]byte, 2*len(r.buf)+minRead)
+	if len(r.buf)-r.end < room {
+		nb := make([]byte, max(grown, r.end-r.start+room))
 		copy(nb, r.buf[r.start:r.end])
 		r.end -= r.start
 		r.start = 0
 		r.buf = nb
 	}
 	from := r.end
-	defer func() { r.mapLineEnds(r.buf[:r.end], r.start, from) }()
+	defer func() {
+		r.full = r.end == len(r.buf)
+		r.mapLineEnds(r.buf[:r.end], r.start, from)
+	}()
 	// Read at least as much as the game holds so far, so that a huge line
 	// arriving in small reads is rescanned a logarithmic number of times,
 	// not once per read; small games still go on after one read.

@@ -694,3 +694,68 @@ func TestProblemsInLineOrder(t *testing.T) {
 		})
 	}
 }
+
+// readSizes records the room each Read was given.
+type readSizes struct {
+	r     io.Reader
+	sizes []int
+}
+
+func (s *readSizes) Read(p []byte) (int, error) {
+	s.sizes = append(s.sizes, len(p))
+	return s.r.Read(p)
+}
+
+// TestReaderBufferGrowsWithTheInput: Next's buffer starts small, so that
+// an input of one short game costs a few KB, doubles while the input
+// fills it, so that a long input is read in pieces of minRead or more
+// after a few small reads, and holds a game larger than itself.
+func TestReaderBufferGrowsWithTheInput(t *testing.T) {
+	short := "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+	long := "[Event \"long\"]\n[Result \"*\"]\n\n1. e4 {" + strings.Repeat("a comment ", 30_000) + "} *\n\n"
+	cases := []struct {
+		name      string
+		input     string
+		buffer    int // len of the buffer at the end
+		smallMost int // reads given less than minRead
+	}{
+		{"one short game", short, firstRead, 2},
+		{"short games, 2 MB", strings.Repeat(short, 2<<20/len(short)), initialBuffer, 5},
+		{"a game of 300 KB among short ones", short + long + strings.Repeat(short, 1000), 0, 5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := &readSizes{r: strings.NewReader(c.input)}
+			r := NewReader(src)
+			var got strings.Builder
+			for {
+				g, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got.Write(g.Raw)
+			}
+			if got.String() != c.input {
+				t.Fatalf("the games are not the input: %d bytes read back of %d", got.Len(), len(c.input))
+			}
+			if c.buffer > 0 && len(r.buf) != c.buffer {
+				t.Errorf("buffer of %d bytes at the end, want %d", len(r.buf), c.buffer)
+			}
+			if c.buffer == 0 && len(r.buf) < len(long) {
+				t.Errorf("buffer of %d bytes at the end, smaller than the %d-byte game it held", len(r.buf), len(long))
+			}
+			small := 0
+			for _, n := range src.sizes {
+				if n < minRead {
+					small++
+				}
+			}
+			if small > c.smallMost {
+				t.Errorf("%d of %d reads were given less than %d bytes, want at most %d: %v", small, len(src.sizes), minRead, c.smallMost, src.sizes)
+			}
+		})
+	}
+}
