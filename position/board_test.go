@@ -237,3 +237,46 @@ func TestSetBoard(t *testing.T) {
 		})
 	}
 }
+
+// TestHasLegalMove: hasLegalMove stops generating at the first kind of
+// move it finds, so it is held to the whole list on positions whose only
+// legal moves are of one kind, one for each of generate's stages, and on
+// positions with none.
+func TestHasLegalMove(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		only string // what every legal move is: its piece ("king"), "ep", "castling", or "" for none
+	}{
+		{"king alone", "4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "king"},
+		{"knight", "8/8/8/8/8/8/5k2/N4n1K w - - 0 1", "knight"},
+		{"bishop", "8/8/8/8/8/8/5k2/B4n1K w - - 0 1", "bishop"},
+		{"rook", "R7/8/8/8/8/8/5k2/5n1K w - - 0 1", "rook"},
+		{"pawn", "8/8/8/8/8/8/P4k2/5n1K w - - 0 1", "pawn"},
+		{"en passant", "8/8/4p3/3pP3/8/8/5k2/5n1K w - d6 0 2", "ep"},
+		{"castling", "k4r2/8/8/8/8/7p/7P/6KR w H - 0 1", "castling"},
+		{"checkmate", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", ""},
+		{"stalemate", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := mustParse(t, tc.fen)
+			moves := b.LegalMoves()
+			for _, m := range moves {
+				kind := b.PieceAt(m.From()).Type().String()
+				switch {
+				case m.IsEnPassant():
+					kind = "ep"
+				case m.IsCastling():
+					kind = "castling"
+				}
+				if kind != tc.only {
+					t.Fatalf("legal move %s is a %s move; the case is of %q moves only", m, kind, tc.only)
+				}
+			}
+			if got, want := b.hasLegalMove(), len(moves) > 0; got != want {
+				t.Errorf("hasLegalMove() = %v with %d legal moves", got, len(moves))
+			}
+		})
+	}
+}

@@ -87,10 +87,17 @@ func (m Move) String() string {
 // moveList is a fixed-size buffer for move generation that lives on the
 // stack; no legal position has more than 218 moves.
 type moveList struct {
-	n     int
+	n int
+	// first stops generate between its kinds of move once it has found
+	// one: hasLegalMove asks whether there is any, not which.
+	first bool
 	moves [256]Move
 }
 
 func (l *moveList) add(m Move) { l.moves[l.n] = m; l.n++ }
+
+// found reports whether generate may stop: only a move was asked for,
+// and there is one.
+func (l *moveList) found() bool { return l.first && l.n > 0 }
 
 func (l *moveList) slice() []Move { return l.moves[:l.n] }

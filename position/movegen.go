@@ -20,7 +20,7 @@ func (b *Board) generate(l *moveList) {
 			l.add(newMove(ksq, to))
 		}
 	}
-	if checkers&(checkers-1) != 0 {
+	if checkers&(checkers-1) != 0 || l.found() {
 		return // double check: only the king can move
 	}
 	target := ^own
@@ -33,6 +33,9 @@ func (b *Board) generate(l *moveList) {
 		from := lsb(f)
 		addAll(l, from, knightAttacks[from]&target)
 	}
+	if l.found() {
+		return
+	}
 	q := b.byType[Queen]
 	for f := (b.byType[Bishop] | q) & own; f != 0; f &= f - 1 {
 		from := lsb(f)
@@ -42,6 +45,9 @@ func (b *Board) generate(l *moveList) {
 		}
 		addAll(l, from, t)
 	}
+	if l.found() {
+		return
+	}
 	for f := (b.byType[Rook] | q) & own; f != 0; f &= f - 1 {
 		from := lsb(f)
 		t := rookAttacks(from, occ) & target
@@ -50,9 +56,15 @@ func (b *Board) generate(l *moveList) {
 		}
 		addAll(l, from, t)
 	}
+	if l.found() {
+		return
+	}
 
 	pawns := b.byType[Pawn] & own
 	b.pawnMoves(l, pawns&^pinned, target, occ, enemy)
+	if l.found() {
+		return
+	}
 	for p := pawns & pinned; p != 0; p &= p - 1 {
 		from := lsb(p)
 		b.pawnMoves(l, bb(from), target&line[ksq][from], occ, enemy)
@@ -246,7 +258,7 @@ func (b *Board) InCheck() bool {
 }
 
 func (b *Board) hasLegalMove() bool {
-	var l moveList
+	l := moveList{first: true}
 	b.generate(&l)
 	return l.n > 0
 }
