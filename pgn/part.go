@@ -150,7 +150,7 @@ func (r *Reader) readInto(buf []byte, want int, handOut bool) (_ []byte, idle bo
 			// each file of a folder of them, then takes 4 KB, not 288.
 			// A batch keeps its buffer for its next parts, so a large
 			// input grows it once.
-			nb := make([]byte, len(buf), min(most, max(2*cap(buf), firstRead)))
+			nb := make([]byte, len(buf), doubled(cap(buf), most))
 			copy(nb, buf)
 			buf = nb
 		}

@@ -418,6 +418,11 @@ func (r *Reader) scanGame(handOut bool) (n int, partial bool, err error) {
 	}
 }
 
+// doubled is the next size of a buffer of size n that grows as the input
+// comes: firstRead at first, then twice n, up to limit. The parts' buffers
+// (readInto) and Next's (fill) grow by it.
+func doubled(n, limit int) int { return min(limit, max(2*n, firstRead)) }
+
 // fill reads more input, making room by moving the current game to the
 // front of the buffer or growing it.
 func (r *Reader) fill() {
@@ -427,7 +432,7 @@ func (r *Reader) fill() {
 	// quarter of it free, not minRead.
 	room, grown := minRead, 2*len(r.buf)+minRead
 	if len(r.buf) < initialBuffer {
-		room, grown = len(r.buf)/4, max(2*len(r.buf), firstRead)
+		room, grown = len(r.buf)/4, doubled(len(r.buf), initialBuffer)
 		if r.full {
 			room = len(r.buf)
 		}
