@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkAppendEdited edits a lichess-like game's tags as annotate does:
-// two number tags set, or two stale ones removed: on lines of their own,
+// two number tags set, or inserted after the FEN, or two stale ones removed: on lines of their own,
 // or on one line, which is read back.
 func BenchmarkAppendEdited(b *testing.B) {
 	const game = "[Event \"Rated Chess960 game\"]\n[Site \"https://lichess.org/abcdefgh\"]\n[Date \"2024.05.17\"]\n" +
@@ -21,6 +21,10 @@ func BenchmarkAppendEdited(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	plain, err := NewReader(strings.NewReader(strings.Replace(game, "[Chess960 \"5\"]\n[Chess960Fritz9 \"7\"]\n", "", 1))).Next()
+	if err != nil {
+		b.Fatal(err)
+	}
 	remove := []Edit{{Name: "Chess960", Remove: true}, {Name: "Chess960Fritz9", Remove: true}}
 	for _, c := range []struct {
 		name  string
@@ -28,6 +32,7 @@ func BenchmarkAppendEdited(b *testing.B) {
 		edits []Edit
 	}{
 		{"set", g, []Edit{{Name: "Chess960", Value: "518"}, {Name: "Chess960Fritz9", Value: "359"}}},
+		{"insert", plain, []Edit{{Name: "Chess960", Value: "518", After: "FEN"}, {Name: "Chess960Fritz9", Value: "359", After: "Chess960"}}},
 		{"remove", g, remove},
 		{"remove absent", g, []Edit{{Name: "SP", Remove: true}, {Name: "Fritz9", Remove: true}}},
 		{"remove from one line", oneLine, remove},

@@ -197,6 +197,81 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	if len(edits) == 0 || len(g.Tags) == 0 {
 		return append(dst, g.Raw...)
 	}
+	if out, ok := g.appendInsertions(dst, edits); ok {
+		return out
+	}
+	return g.appendEdited(dst, edits)
+}
+
+// appendInsertions is AppendEdited for its most common call, annotate's on
+// a game not numbered before: one or two tags, neither in the game, each
+// inserted after a tag that ends its line. It writes what appendEdited
+// writes, which TestAppendInsertions holds it to, in a quarter of the
+// time: that took a quarter of annotate's time on header-only games.
+// ok false says the edits are not such, and nothing was written.
+func (g *Game) appendInsertions(dst []byte, edits []Edit) (out []byte, ok bool) {
+	if len(edits) == 0 || len(edits) > 2 || len(g.Tags) == 0 {
+		return dst, false
+	}
+	// One pass over the tags for both edits; most tags' names have a
+	// length neither edit's names have, which a bit per length tells.
+	var lengths uint64
+	for k := range edits {
+		if edits[k].Remove {
+			return dst, false
+		}
+		lengths |= lengthBit(len(edits[k].Name)) | lengthBit(len(edits[k].After))
+	}
+	after := [2]int{-1, -1}
+	tags := g.Tags
+	for ti := range tags {
+		name := tags[ti].Name
+		if lengths&lengthBit(len(name)) == 0 {
+			continue
+		}
+		for k := range edits {
+			e := &edits[k]
+			if string(name) == e.Name {
+				return dst, false // set in place
+			}
+			if after[k] < 0 && e.After != "" && string(name) == e.After {
+				after[k] = ti
+			}
+		}
+	}
+	nl := g.newline()[0]
+	var at [2]int
+	for k := range edits {
+		if after[k] < 0 {
+			after[k] = len(tags) - 1
+		}
+		switch end := tags[after[k]].End; {
+		case end < len(g.Raw) && g.Raw[end] == nl:
+			at[k] = end + 1
+		case nl == '\n' && end+1 < len(g.Raw) && g.Raw[end] == '\r' && g.Raw[end+1] == '\n':
+			at[k] = end + 2
+		default:
+			return dst, false // the line goes on after the tag, or is not ended
+		}
+	}
+	first, second := 0, 1
+	if len(edits) == 2 && at[1] < at[0] {
+		first, second = 1, 0
+	}
+	eol := g.LineEnding()
+	pos := at[first]
+	dst = append(dst, g.Raw[:pos]...)
+	dst = append(appendTag(dst, edits[first].Name, edits[first].Value), eol...)
+	if len(edits) == 2 {
+		dst = append(dst, g.Raw[pos:at[second]]...)
+		pos = at[second]
+		dst = append(appendTag(dst, edits[second].Name, edits[second].Value), eol...)
+	}
+	return append(dst, g.Raw[pos:]...), true
+}
+
+// appendEdited is AppendEdited for any edits.
+func (g *Game) appendEdited(dst []byte, edits []Edit) []byte {
 	// Work out, for every tag, what happens to it; then copy Raw once,
 	// front to back, applying those decisions. At most a handful of edits
 	// are involved, so plain loops beat any map.

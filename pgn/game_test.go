@@ -475,7 +475,8 @@ func TestTerminationFoundOnce(t *testing.T) {
 }
 
 // FuzzAppendEdited applies edits chosen by the fuzzer to any game without
-// problems and reads the result back: each tag set has its value in its
+// problems, holds the short path for insertions to the general one, and
+// reads the result back: each tag set has its value in its
 // first occurrence, each tag removed is gone, the other tags are as they
 // were, in their order, and the movetext is unchanged. Its corpus is in
 // testdata/fuzz/FuzzAppendEdited.
@@ -515,6 +516,12 @@ func FuzzAppendEdited(f *testing.F) {
 			edits = append(edits, e)
 		}
 		out := g.AppendEdited(nil, edits...)
+		// The short path for insertions writes what the general one does.
+		if fast, ok := g.appendInsertions(nil, edits); ok {
+			if general := g.appendEdited(nil, edits); !bytes.Equal(fast, general) {
+				t.Fatalf("%q with %+v: insertions wrote %q, the general path %q", input, edits, fast, general)
+			}
+		}
 		removedAll := true
 		for _, tag := range g.Tags {
 			removedAll = removedAll && slices.ContainsFunc(edits, func(e Edit) bool { return e.Remove && e.Name == string(tag.Name) })
@@ -572,6 +579,68 @@ func FuzzAppendEdited(f *testing.F) {
 			t.Fatalf("%q with %+v: other tags %q, want %q", input, edits, left, kept)
 		}
 	})
+}
+
+// TestAppendInsertions checks the short path of AppendEdited for inserting
+// one or two new tags: where it is taken, what it writes (spelled out
+// here, and the same as the general path writes), and that it leaves to
+// the general path every edit it does not cover.
+func TestAppendInsertions(t *testing.T) {
+	const lf = "[Event \"e\"]\n[FEN \"f\"]\n[Site \"s\"]\n\n1. e4 *\n"
+	numbers := []Edit{{Name: "SP", Value: "5", After: "FEN"}, {Name: "F9", Value: "7", After: "FEN"}}
+	for _, c := range []struct {
+		name, input string
+		edits       []Edit
+		want        string // "" when the general path must take the edits
+	}{
+		{"after the FEN", lf, numbers,
+			"[Event \"e\"]\n[FEN \"f\"]\n[SP \"5\"]\n[F9 \"7\"]\n[Site \"s\"]\n\n1. e4 *\n"},
+		{"one edit", lf, numbers[:1],
+			"[Event \"e\"]\n[FEN \"f\"]\n[SP \"5\"]\n[Site \"s\"]\n\n1. e4 *\n"},
+		{"no After: after the last tag", lf, []Edit{{Name: "SP", Value: "5"}},
+			"[Event \"e\"]\n[FEN \"f\"]\n[Site \"s\"]\n[SP \"5\"]\n\n1. e4 *\n"},
+		{"After absent: after the last tag", lf, []Edit{{Name: "SP", Value: "5", After: "Date"}},
+			"[Event \"e\"]\n[FEN \"f\"]\n[Site \"s\"]\n[SP \"5\"]\n\n1. e4 *\n"},
+		{"the second placed first", lf, []Edit{{Name: "SP", Value: "5", After: "Site"}, {Name: "F9", Value: "7", After: "Event"}},
+			"[Event \"e\"]\n[F9 \"7\"]\n[FEN \"f\"]\n[Site \"s\"]\n[SP \"5\"]\n\n1. e4 *\n"},
+		{"escaped value", lf, []Edit{{Name: "SP", Value: `a "b" \`, After: "FEN"}},
+			"[Event \"e\"]\n[FEN \"f\"]\n[SP \"a \\\"b\\\" \\\\\"]\n[Site \"s\"]\n\n1. e4 *\n"},
+		{"CRLF", strings.ReplaceAll(lf, "\n", "\r\n"), numbers,
+			"[Event \"e\"]\r\n[FEN \"f\"]\r\n[SP \"5\"]\r\n[F9 \"7\"]\r\n[Site \"s\"]\r\n\r\n1. e4 *\r\n"},
+		{"lone CRs", strings.ReplaceAll(lf, "\n", "\r"), numbers,
+			"[Event \"e\"]\r[FEN \"f\"]\r[SP \"5\"]\r[F9 \"7\"]\r[Site \"s\"]\r\r1. e4 *\r"},
+		{"tags only, last line ended", "[Event \"e\"]\n[FEN \"f\"]\n", numbers,
+			"[Event \"e\"]\n[FEN \"f\"]\n[SP \"5\"]\n[F9 \"7\"]\n"},
+		{"the tag is there: set in place", lf + "", []Edit{{Name: "Site", Value: "x", After: "FEN"}}, ""},
+		{"a removal", lf, []Edit{{Name: "Site", Remove: true}}, ""},
+		{"three edits", lf, append(slices.Clone(numbers), Edit{Name: "X", Value: "1"}), ""},
+		{"tags only, last line not ended", "[Event \"e\"]\n[FEN \"f\"]", numbers, ""},
+		{"more tags on the line", "[Event \"e\"] [FEN \"f\"] [Site \"s\"]\n\n*\n", numbers, ""},
+		{"moves on the tag's line", "[Event \"e\"]\n[FEN \"f\"] 1. e4 *\n", numbers, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := NewReader(strings.NewReader(c.input)).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, ok := g.appendInsertions(nil, c.edits)
+			general := g.appendEdited(nil, c.edits)
+			switch {
+			case c.want == "" && ok:
+				t.Fatalf("took the short path: %q", fast)
+			case c.want == "":
+				return
+			case !ok:
+				t.Fatalf("left to the general path, which wrote %q", general)
+			case string(fast) != c.want:
+				t.Fatalf("wrote %q, want %q", fast, c.want)
+			case string(general) != c.want:
+				t.Fatalf("the general path wrote %q, want %q", general, c.want)
+			case string(g.AppendEdited([]byte("x"), c.edits...)) != "x"+c.want:
+				t.Fatal("AppendEdited does not append what the short path writes")
+			}
+		})
+	}
 }
 
 // loneBreakAhead reports whether a line break not of the game's kind
