@@ -187,45 +187,59 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game, c *startpos.Class) ([]byte, 
 		}
 	}
 	var final *position.Board
-	var plies int
 	if a.replayer != nil && st.Kind != startpos.Unknown && editable(g) {
-		// A game that cannot be replayed keeps its PlyCount and gets no
-		// comment: malformed games pass through unchanged. An unknown
-		// start is not tried: the start tags' problem already says so.
-		if line, err := a.replayer.SetUp(g, st); err != nil {
-			res.Problems = append(res.Problems, replay.Problem(g, line, replay.GameError{Err: err}))
-		} else {
-			played := a.replayer.Play(g)
-			res.Problems = played.Problems
-			final, plies = played.Final, played.MainPlies
-		}
-		if final != nil {
-			res.Replayed = true
-			if o.PlyCount {
-				edits = addEdit(edits, "PlyCount", itoa(plies), "")
-			}
-		}
+		edits, final = a.replay(edits, g, st, &res)
 	}
 	a.edits = edits
 	dst = g.AppendEdited(dst, edits...)
 	if o.FinalFEN && final != nil {
-		style := fen.XFEN
-		switch {
-		case o.Castling != nil:
-			style = *o.Castling
-		case st.FEN >= 0:
-			style = fen.CastlingStyle(g.Tags[st.FEN].Value)
-		}
-		var buf [128]byte
-		text := append(buf[:0], '"')
-		p := final.Position()
-		text = p.AppendFormat(text, style)
-		text = append(text, '"')
-		// Tag edits end before the movetext, which is therefore the tail
-		// of dst: it is written again, from g, with the comment.
-		dst = pgn.AppendFinalComment(dst[:len(dst)-len(g.Movetext())], g.Movetext(), text, isFENComment, g.LineEnding())
+		dst = a.appendFinalFEN(dst, g, st, final)
 	}
 	return dst, res
+}
+
+// replay plays g's main line from st for --plycount and --final-fen,
+// adding the PlyCount edit to edits when it was played through. A game
+// that cannot be replayed keeps its PlyCount and gets no comment:
+// malformed games pass through unchanged. An unknown start is not tried:
+// the start tags' problem already says so. It is a function of its own,
+// out of Append's way, whose frame it made larger for every game.
+func (a *Annotator) replay(edits []pgn.Edit, g *pgn.Game, st startpos.Start, res *Result) ([]pgn.Edit, *position.Board) {
+	line, err := a.replayer.SetUp(g, st)
+	if err != nil {
+		res.Problems = append(res.Problems, replay.Problem(g, line, replay.GameError{Err: err}))
+		return edits, nil
+	}
+	played := a.replayer.Play(g)
+	res.Problems = played.Problems
+	if played.Final == nil {
+		return edits, nil
+	}
+	res.Replayed = true
+	if a.opts.PlyCount {
+		edits = addEdit(edits, "PlyCount", itoa(played.MainPlies), "")
+	}
+	return edits, played.Final
+}
+
+// appendFinalFEN writes final as a comment { "FEN" } before the result of
+// the game edited at the end of dst.
+func (a *Annotator) appendFinalFEN(dst []byte, g *pgn.Game, st startpos.Start, final *position.Board) []byte {
+	style := fen.XFEN
+	switch {
+	case a.opts.Castling != nil:
+		style = *a.opts.Castling
+	case st.FEN >= 0:
+		style = fen.CastlingStyle(g.Tags[st.FEN].Value)
+	}
+	var buf [128]byte
+	text := append(buf[:0], '"')
+	p := final.Position()
+	text = p.AppendFormat(text, style)
+	text = append(text, '"')
+	// Tag edits end before the movetext, which is therefore the tail of
+	// dst: it is written again, from g, with the comment.
+	return pgn.AppendFinalComment(dst[:len(dst)-len(g.Movetext())], g.Movetext(), text, isFENComment, g.LineEnding())
 }
 
 // addEdit appends to edits the edit setting tag name to value, a new tag
