@@ -402,6 +402,40 @@ func TestSetUpStartsBounded(t *testing.T) {
 	}
 }
 
+// TestSetUpSameArrayOtherTexts sets up, in turn and again, starts of one
+// array written in different FEN tags, and the standard array with and
+// without a tag: each game starts from its own tag's position, though
+// the Replayer remembers the starts it set up before.
+func TestSetUpSameArrayOtherTexts(t *testing.T) {
+	cases := []struct{ name, tag, want string }{
+		{"X-FEN", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"},
+		{"Shredder-FEN", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"},
+		{"black to move", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR b KQkq - 0 1", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR b HFhf - 0 1"},
+		{"no castling", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w - - 0 1", "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w - - 0 1"},
+		{"standard, no tag", "", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"},
+		{"standard, tagged", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Qk - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Ah - 0 1"},
+	}
+	r := New(Options{})
+	for round := range 3 {
+		for _, c := range cases {
+			text := "[Event \"x\"]\n\n*\n"
+			if c.tag != "" {
+				text = fmt.Sprintf("[FEN %q]\n\n*\n", c.tag)
+			}
+			g := readGame(t, text)
+			if _, err := r.SetUp(g, startpos.Classify(g).Start); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if got := r.board.FEN(fen.Shredder); got != c.want {
+				t.Errorf("round %d, %s: set up %s, want %s", round+1, c.name, got, c.want)
+			}
+		}
+	}
+	if len(r.starts) != len(cases) {
+		t.Errorf("%d starts remembered, want %d", len(r.starts), len(cases))
+	}
+}
+
 // TestSetUpOtherStartsAllocateNothing replays games from set-up positions,
 // each met once in an archive of puzzles: they are not remembered, and
 // setting them up allocates nothing.
