@@ -114,6 +114,35 @@ type Annotator struct {
 	opts     Options
 	edits    []pgn.Edit
 	replayer *replay.Replayer // plays the moves when the options need it
+	// dfrc holds the tags' texts of the DFRC pairs met, made once each:
+	// made for every game, they were two allocations a game of a DFRC
+	// archive. There are at most maxDFRCTexts.
+	dfrc map[[2]int]dfrcText
+}
+
+// dfrcText is what a DFRC game's number tags say, "W:B" each.
+type dfrcText struct{ sp, fritz9 string }
+
+// maxDFRCTexts bounds Annotator.dfrc: a DFRC archive draws its pairs from
+// a few hundred at most, and a hostile one of all 921,600 pairs still
+// keeps the memory of an Annotator small. Past it, texts are made anew.
+const maxDFRCTexts = 4096
+
+// dfrcTexts returns the texts of the number tags of a DFRC game from st.
+func (a *Annotator) dfrcTexts(st startpos.Start) dfrcText {
+	pair := [2]int{st.White, st.Black}
+	if t, ok := a.dfrc[pair]; ok {
+		return t
+	}
+	fw, fb, _ := st.Fritz9()
+	t := dfrcText{sp: numberText[st.White] + ":" + numberText[st.Black], fritz9: numberText[fw] + ":" + numberText[fb]}
+	if len(a.dfrc) < maxDFRCTexts {
+		if a.dfrc == nil {
+			a.dfrc = make(map[[2]int]dfrcText)
+		}
+		a.dfrc[pair] = t
+	}
+	return t
 }
 
 // New returns an Annotator for the options.
@@ -168,10 +197,10 @@ func (a *Annotator) Append(dst []byte, g *pgn.Game, c *startpos.Class) ([]byte, 
 			edits = addEdit(edits, o.Fritz9Tag, numberText[f], fritzAfter)
 		}
 	case startpos.DFRC:
-		edits = addEdit(edits, o.SPTag, numberText[st.White]+":"+numberText[st.Black], "FEN")
+		texts := a.dfrcTexts(st)
+		edits = addEdit(edits, o.SPTag, texts.sp, "FEN")
 		if !o.NoFritz9 {
-			fw, fb, _ := st.Fritz9()
-			edits = addEdit(edits, o.Fritz9Tag, numberText[fw]+":"+numberText[fb], fritzAfter)
+			edits = addEdit(edits, o.Fritz9Tag, texts.fritz9, fritzAfter)
 		}
 	default:
 		// Not a Chess960 array: a tag from an earlier run is stale.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"github.com/frctool/frctool/internal/sharedtest"
 	"github.com/frctool/frctool/pgn"
 	"github.com/frctool/frctool/pipeline"
+	"github.com/frctool/frctool/startpos"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -213,5 +215,81 @@ func TestRunChecksOptions(t *testing.T) {
 	err := Run(context.Background(), pgn.NewReader(strings.NewReader("[FEN \"x\"]\n\n*\n")), &out, Options{SPTag: "FEN"}, pipeline.Options{}, nil)
 	if !errors.Is(err, ErrTagName) || out.Len() != 0 {
 		t.Errorf("Run: %v, %d bytes written; want ErrTagName and nothing", err, out.Len())
+	}
+}
+
+// TestAppendAllocatesNothing annotates games of every kind of start, the
+// DFRC pairs among them met before, and checks what each gets and that
+// Append allocates nothing for them.
+func TestAppendAllocatesNothing(t *testing.T) {
+	games := []struct {
+		name, fen, want string // want: the number tags Append writes
+	}{
+		{"Chess960", "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1", "[Chess960 \"3\"]\n[Chess960Fritz9 \"84\"]\n"},
+		{"standard, no FEN", "", "[Chess960 \"518\"]\n[Chess960Fritz9 \"359\"]\n"},
+		{"DFRC", "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "[Chess960 \"518:3\"]\n[Chess960Fritz9 \"359:84\"]\n"},
+		{"another DFRC pair", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1", "[Chess960 \"3:518\"]\n[Chess960Fritz9 \"84:359\"]\n"},
+		{"other, a stale tag", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", ""},
+	}
+	a := New(Options{})
+	var gs []*pgn.Game
+	var classes []*startpos.Class
+	for _, c := range games {
+		text := "[Event \"e\"]\n"
+		if c.fen != "" {
+			text += "[FEN \"" + c.fen + "\"]\n"
+		}
+		if c.want == "" {
+			text += "[Chess960 \"7\"]\n"
+		}
+		text += "\n1. e4 *\n\n"
+		g, err := pgn.NewReader(strings.NewReader(text)).Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		class := startpos.Classify(g)
+		out, _ := a.Append(nil, g, &class)
+		if got := string(stripTags(out)); got != strings.ReplaceAll(text, "[Chess960 \"7\"]\n", "") {
+			t.Errorf("%s: %q, want the input less its number tags", c.name, out)
+		}
+		if got := string(out); c.want == "" && strings.Contains(got, "[Chess960") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want the number tags %q", c.name, out, c.want)
+		}
+		gs, classes = append(gs, g), append(classes, &class)
+	}
+	dst := make([]byte, 0, 4096)
+	allocs := testing.AllocsPerRun(20, func() {
+		for i, g := range gs {
+			dst, _ = a.Append(dst[:0], g, classes[i])
+		}
+	})
+	if allocs > 0 {
+		t.Errorf("%v allocations a run over %d games, want none", allocs, len(gs))
+	}
+}
+
+// TestDFRCTextsBounded asks for the texts of more DFRC pairs than an
+// Annotator keeps: each is right, and the pairs kept stay within
+// maxDFRCTexts.
+func TestDFRCTextsBounded(t *testing.T) {
+	a := New(Options{})
+	for w := range 70 {
+		for b := range 70 {
+			if w == b {
+				continue
+			}
+			st := startpos.Start{Kind: startpos.DFRC, White: w, Black: b, FEN: -1}
+			fw, fb, _ := st.Fritz9()
+			got := a.dfrcTexts(st)
+			if want := fmt.Sprintf("%d:%d", w, b); got.sp != want {
+				t.Fatalf("%d:%d: SP text %q, want %q", w, b, got.sp, want)
+			}
+			if want := fmt.Sprintf("%d:%d", fw, fb); got.fritz9 != want {
+				t.Fatalf("%d:%d: Fritz9 text %q, want %q", w, b, got.fritz9, want)
+			}
+		}
+	}
+	if len(a.dfrc) != maxDFRCTexts {
+		t.Errorf("%d pairs kept, want %d", len(a.dfrc), maxDFRCTexts)
 	}
 }
