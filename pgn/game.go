@@ -197,10 +197,14 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 	if len(edits) == 0 || len(g.Tags) == 0 {
 		return append(dst, g.Raw...)
 	}
-	if out, ok := g.appendInsertions(dst, edits); ok {
+	// The tags the first eight edits name are found once, for whichever
+	// path writes the game.
+	var named, after [8]int
+	g.findEdited(edits[:min(len(edits), 8)], &named, &after)
+	if out, ok := g.appendInsertions(dst, edits, &named, &after); ok {
 		return out
 	}
-	return g.appendEdited(dst, edits)
+	return g.appendEdited(dst, edits, &named, &after)
 }
 
 // appendInsertions is AppendEdited for its most common call, annotate's on
@@ -209,8 +213,9 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 // writes (TestAppendInsertions and FuzzAppendEdited hold it to that) in
 // half the instructions, without the planning of spans that took a
 // quarter of annotate's time on header-only games. ok false says the
-// edits are not such, and nothing was written.
-func (g *Game) appendInsertions(dst []byte, edits []Edit) (out []byte, ok bool) {
+// edits are not such, and nothing was written. named and after are what
+// findEdited found of the edits.
+func (g *Game) appendInsertions(dst []byte, edits []Edit, named, after *[8]int) (out []byte, ok bool) {
 	if len(edits) == 0 || len(edits) > 2 || len(g.Tags) == 0 {
 		return dst, false
 	}
@@ -219,8 +224,6 @@ func (g *Game) appendInsertions(dst []byte, edits []Edit) (out []byte, ok bool) 
 			return dst, false
 		}
 	}
-	var named, after [8]int
-	g.findEdited(edits, &named, &after)
 	nl := g.newline()[0]
 	var at [2]int
 	for k := range edits {
@@ -285,8 +288,9 @@ func (g *Game) findEdited(edits []Edit, named, after *[8]int) {
 	}
 }
 
-// appendEdited is AppendEdited for any edits.
-func (g *Game) appendEdited(dst []byte, edits []Edit) []byte {
+// appendEdited is AppendEdited for any edits; named and after are what
+// findEdited found of the first eight.
+func (g *Game) appendEdited(dst []byte, edits []Edit, named, after *[8]int) []byte {
 	// Work out, for every tag, what happens to it; then copy Raw once,
 	// front to back, applying those decisions. At most a handful of edits
 	// are involved, so plain loops beat any map.
@@ -298,10 +302,12 @@ func (g *Game) appendEdited(dst []byte, edits []Edit) []byte {
 		// One pass over the tags finds the tags that eight edits name,
 		// and their After tags: a pass for each name cost annotate a
 		// tenth of its time on header-only games.
+		if len(edits) < len(all) {
+			*named, *after = [8]int{}, [8]int{}
+			g.findEdited(edits[:min(len(edits), 8)], named, after)
+		}
 		batch := edits[:min(len(edits), 8)]
 		edits = edits[len(batch):]
-		var named, after [8]int
-		g.findEdited(batch, &named, &after)
 		for k := range batch {
 			e := &batch[k]
 			switch {

@@ -517,10 +517,8 @@ func FuzzAppendEdited(f *testing.F) {
 		}
 		out := g.AppendEdited(nil, edits...)
 		// The short path for insertions writes what the general one does.
-		if fast, ok := g.appendInsertions(nil, edits); ok {
-			if general := g.appendEdited(nil, edits); !bytes.Equal(fast, general) {
-				t.Fatalf("%q with %+v: insertions wrote %q, the general path %q", input, edits, fast, general)
-			}
+		if fast, ok, general := bothPaths(g, edits); ok && !bytes.Equal(fast, general) {
+			t.Fatalf("%q with %+v: insertions wrote %q, the general path %q", input, edits, fast, general)
 		}
 		removedAll := true
 		for _, tag := range g.Tags {
@@ -623,8 +621,7 @@ func TestAppendInsertions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fast, ok := g.appendInsertions(nil, c.edits)
-			general := g.appendEdited(nil, c.edits)
+			fast, ok, general := bothPaths(g, c.edits)
 			switch {
 			case c.want == "" && ok:
 				t.Fatalf("took the short path: %q", fast)
@@ -641,6 +638,19 @@ func TestAppendInsertions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bothPaths returns what AppendEdited's short path for insertions writes
+// of edits, ok false when it declines them, and what its general path
+// writes of them.
+func bothPaths(g *Game, edits []Edit) (short []byte, ok bool, general []byte) {
+	if len(edits) == 0 || len(g.Tags) == 0 {
+		return nil, false, g.AppendEdited(nil)
+	}
+	var named, after [8]int
+	g.findEdited(edits[:min(len(edits), 8)], &named, &after)
+	short, ok = g.appendInsertions(nil, edits, &named, &after)
+	return short, ok, g.appendEdited(nil, edits, &named, &after)
 }
 
 // loneBreakAhead reports whether a line break not of the game's kind
