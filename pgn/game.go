@@ -210,11 +210,12 @@ func (g *Game) AppendEdited(dst []byte, edits ...Edit) []byte {
 // appendInsertions is AppendEdited for its most common call, annotate's on
 // a game not numbered before: one or two tags, neither in the game, each
 // inserted after a tag that ends its line. It writes what appendEdited
-// writes (TestAppendInsertions and FuzzAppendEdited hold it to that) in
-// half the instructions, without the planning of spans that took a
-// quarter of annotate's time on header-only games. ok false says the
-// edits are not such, and nothing was written. named and after are what
-// findEdited found of the edits.
+// writes (TestAppendInsertions and FuzzAppendEdited hold it to that)
+// without the planning of spans, which took a quarter of annotate's time
+// on header-only games: 1,380 instructions an edit against 1,950
+// (BenchmarkAppendEdited/insert). ok false says the edits are not such,
+// and nothing was written. named and after are what findEdited found of
+// the edits.
 func (g *Game) appendInsertions(dst []byte, edits []Edit, named, after *[8]int) (out []byte, ok bool) {
 	if len(edits) == 0 || len(edits) > 2 || len(g.Tags) == 0 {
 		return dst, false
