@@ -300,9 +300,8 @@ func (g *Game) appendEdited(dst []byte, edits []Edit, named, after *[8]int) []by
 	eol := g.LineEnding()
 	all := edits
 	for len(edits) > 0 {
-		// One pass over the tags finds the tags that eight edits name,
-		// and their After tags: a pass for each name cost annotate a
-		// tenth of its time on header-only games.
+		// The tags of the first eight edits were found by AppendEdited;
+		// those of each later eight are found here.
 		if len(edits) < len(all) {
 			*named, *after = [8]int{}, [8]int{}
 			g.findEdited(edits[:min(len(edits), 8)], named, after)
