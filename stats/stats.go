@@ -338,10 +338,11 @@ const MaxRows = 400_000
 var ErrTooManyRows = errors.New("too many rows")
 
 // MaxGames bounds the games the rows of one count hold, all positions,
-// pairs and groups together: about 8.6 billion. Past it the sums kept for the rated games
-// (Counts.ExpectedSum, in billionths) of a group could pass what an int64
-// holds and wrap around; a count, a merge or a document that would go
-// past it is refused with ErrTooManyGames instead of giving wrong counts.
+// pairs and groups together: about 8.6 billion. Past it the sums kept for
+// the rated games (Counts.ExpectedSum, in billionths) of a group could
+// pass what an int64 holds and wrap around; a count, a merge or a
+// document that would go past it is refused with ErrTooManyGames instead
+// of giving wrong counts.
 const MaxGames = 1 << 33
 
 // ErrTooManyGames is returned when a count reaches more than MaxGames
